@@ -1,0 +1,246 @@
+// The library surface the CLI (and the REST/MCP front ends) call. Each
+// function opens the org's store, runs one operation and closes it; callers
+// never see SQL, workers or the gateway. Argument checking that depends on the
+// store (unknown repo) happens here; flag syntax is the CLI's job.
+
+import os from 'node:os';
+import path from 'node:path';
+import { UsageError } from './errors.js';
+import { indexCheckout as runIndex, type IndexOptions, type IndexSummary } from './index/indexer.js';
+import { lexicalSearch } from './retrieve/lexical.js';
+import { RegexError } from './retrieve/regex.js';
+import type { CaseMode, Hit, RetrieverResult } from './retrieve/types.js';
+import { Store } from './store/store.js';
+import type { SearchResults, Tier } from './types.js';
+
+export type { IndexSummary } from './index/indexer.js';
+export type { Hit } from './retrieve/types.js';
+
+export interface StoreOptions { dataDir: string; org: string }
+
+export const DEFAULT_LIMIT = 20;
+export const MAX_LIMIT = 100;
+export const SEARCH_TYPES = ['hybrid', 'text', 'regex', 'symbol', 'semantic'] as const;
+export type SearchType = (typeof SEARCH_TYPES)[number];
+
+/** {XDG_DATA_HOME or ~/.local/share}/hanzo, unless HANZO_DATA_DIR or --data-dir says otherwise. */
+export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.HANZO_DATA_DIR) return path.resolve(env.HANZO_DATA_DIR);
+  const xdg = env.XDG_DATA_HOME && path.isAbsolute(env.XDG_DATA_HOME) ? env.XDG_DATA_HOME : path.join(os.homedir(), '.local', 'share');
+  return path.join(xdg, 'hanzo');
+}
+
+export function withStore<T>(o: StoreOptions, fn: (s: Store) => T, create = false): T {
+  const store = Store.open(o.dataDir, o.org, { create });
+  try {
+    return fn(store);
+  } finally {
+    store.close();
+  }
+}
+
+async function withStoreAsync<T>(o: StoreOptions, fn: (s: Store) => Promise<T>, create = false): Promise<T> {
+  const store = Store.open(o.dataDir, o.org, { create });
+  try {
+    return await fn(store);
+  } finally {
+    store.close();
+  }
+}
+
+export async function indexCheckout(root: string, opts: StoreOptions & IndexOptions): Promise<IndexSummary & { store: string }> {
+  return withStoreAsync(opts, async (store) => ({ ...(await runIndex(store, root, opts)), store: store.file }), true);
+}
+
+export function repoId(store: Store, repo: string | undefined): number | undefined {
+  if (repo === undefined) return undefined;
+  const r = store.repo(repo);
+  if (!r) {
+    const known = store.repos().map((x) => x.name);
+    throw new UsageError(
+      `unknown repo "${repo}": this org's index has ${known.length ? known.map((k) => `"${k}"`).join(', ') : 'no repos yet'}`,
+    );
+  }
+  return r.id;
+}
+
+export interface SearchOptions extends StoreOptions {
+  type?: SearchType;
+  repo?: string;
+  limit?: number;
+  /** lift the limit (text and regex tiers) */
+  all?: boolean;
+  caseMode?: CaseMode;
+}
+
+export interface SearchOutput extends SearchResults {
+  results: Hit[];
+  /** lines for stderr: what failed or is missing */
+  warnings: string[];
+}
+
+export function checkLimit(limit: number | undefined): number {
+  if (limit === undefined) return DEFAULT_LIMIT;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
+    throw new UsageError(`invalid limit ${limit}: use a whole number from 1 to ${MAX_LIMIT}, or --all for every match`);
+  }
+  return limit;
+}
+
+export async function search(query: string, opts: SearchOptions): Promise<SearchOutput> {
+  const type = opts.type ?? 'hybrid';
+  if (!SEARCH_TYPES.includes(type)) throw new UsageError(`invalid type "${type}": use one of ${SEARCH_TYPES.join(', ')}`);
+  if (query.trim() === '') throw new UsageError('empty query: give a string, a regex or a symbol name to search for');
+  const limit = checkLimit(opts.limit);
+  return withStoreAsync(opts, async (store) => {
+    const rid = repoId(store, opts.repo);
+    const caseMode = opts.caseMode ?? 'smart';
+    const unlimited = opts.all && (type === 'text' || type === 'regex' || type === 'hybrid');
+    let res: RetrieverResult;
+    try {
+      switch (type) {
+        case 'regex':
+          res = lexicalSearch(store, query, { mode: 'regex', caseMode, repoId: rid, limit: unlimited ? null : limit });
+          break;
+        default:
+          // hybrid runs the text tier until the symbol and semantic tiers land
+          res = lexicalSearch(store, query, { mode: 'text', caseMode, repoId: rid, limit: unlimited ? null : limit });
+          break;
+      }
+    } catch (e) {
+      if (e instanceof RegexError) throw new UsageError(e.message);
+      if (e instanceof UsageError) throw e;
+      // fail-honest: an outage inside retrieval is an empty, degraded answer
+      return { query, type: type === 'hybrid' ? 'text' : type, results: [], degraded: true, capped: false, warnings: [`retrieval failed: ${(e as Error).message}`] };
+    }
+    const warnings = res.message ? [res.message] : [];
+    return {
+      query, type: res.tier as Tier, results: res.hits, degraded: res.status === 'failed', capped: res.capped, warnings,
+    };
+  });
+}
+
+// ---- tree and file -------------------------------------------------------
+
+export interface TreeEntry {
+  repo: string;
+  file: string;
+  language: string;
+  symbols: number;
+  lines: number;
+  skipped?: string;
+  definitions?: { name: string; kind: string; line: number; endLine: number; container: string }[];
+}
+
+export interface TreeOptions extends StoreOptions { repo?: string; symbols?: boolean }
+
+/** Every indexed file of a repo (or of every repo) with its per-file symbol count. */
+export function tree(opts: TreeOptions): TreeEntry[] {
+  return withStore(opts, (store) => {
+    const rid = repoId(store, opts.repo);
+    const repos = store.repos().filter((r) => rid === undefined || r.id === rid);
+    const out: TreeEntry[] = [];
+    for (const r of repos) {
+      const counts = store.symbolCounts(r.id);
+      for (const f of store.filesOf(r.id)) {
+        const e: TreeEntry = { repo: r.name, file: f.path, language: f.language, symbols: counts.get(f.id) ?? 0, lines: f.lines };
+        if (f.skipReason) e.skipped = f.skipReason;
+        if (opts.symbols) {
+          e.definitions = store.symbolsOf(f.id).map((s) => ({ name: s.name, kind: s.kind, line: s.line, endLine: s.endLine, container: s.container }));
+        }
+        out.push(e);
+      }
+    }
+    return out;
+  });
+}
+
+export interface FileOptions extends StoreOptions { repo?: string; lines?: [number, number] }
+
+export interface FileResult {
+  repo: string;
+  file: string;
+  language: string;
+  line: number;
+  endLine: number;
+  totalLines: number;
+  content: string;
+  skipped?: string;
+  definitions: { name: string; kind: string; line: number; endLine: number; container: string; signature: string }[];
+}
+
+/** Repo-relative, '/'-separated, inside the repo; anything else is a usage error. */
+export function normalizeRepoPath(p: string): string {
+  const raw = p.replace(/\\/g, '/');
+  if (raw.startsWith('/') || /^[A-Za-z]:\//.test(raw)) {
+    throw new UsageError(`invalid path "${p}": give a path relative to the repo root, not an absolute one`);
+  }
+  const parts: string[] = [];
+  for (const seg of raw.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') throw new UsageError(`invalid path "${p}": it leaves the repo ('..' is not allowed)`);
+    parts.push(seg);
+  }
+  if (parts.length === 0) throw new UsageError(`invalid path "${p}": name a file inside the repo`);
+  return parts.join('/');
+}
+
+/** Edit distance, bounded, for "did you mean" suggestions. */
+function distance(a: string, b: string): number {
+  const m = a.length;
+  const n = b.length;
+  let prev = Array.from({ length: n + 1 }, (_, j) => j);
+  for (let i = 1; i <= m; i++) {
+    const cur = [i];
+    for (let j = 1; j <= n; j++) {
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[n]!;
+}
+
+export class NotIndexedError extends UsageError {
+  readonly suggestions: string[];
+  constructor(message: string, suggestions: string[]) {
+    super(message, suggestions.length ? `closest indexed paths: ${suggestions.join(', ')}` : undefined);
+    this.suggestions = suggestions;
+    // "not found" is exit 1, as a search with no results
+    (this as { exitCode: number }).exitCode = 1;
+  }
+}
+
+export function file(p: string, opts: FileOptions): FileResult {
+  const rel = normalizeRepoPath(p);
+  return withStore(opts, (store) => {
+    const rid = repoId(store, opts.repo);
+    const repos = store.repos().filter((r) => rid === undefined || r.id === rid);
+    for (const r of repos) {
+      const f = store.fileByPath(r.id, rel);
+      if (!f) continue;
+      const text = store.content(f.id) ?? '';
+      const all = text.split('\n');
+      if (all.length > 0 && all[all.length - 1] === '' ) all.pop();
+      const [a, b] = opts.lines ?? [1, all.length];
+      if (opts.lines && (a > all.length || a < 1)) {
+        throw new UsageError(`invalid --lines ${a}:${b}: ${rel} has ${all.length} lines`);
+      }
+      const end = Math.min(b, all.length);
+      const content = all.slice(a - 1, end).join('\n') + (end >= a ? '\n' : '');
+      const res: FileResult = {
+        repo: r.name, file: f.path, language: f.language, line: a, endLine: end, totalLines: all.length, content,
+        definitions: store.symbolsOf(f.id).map((s) => ({ name: s.name, kind: s.kind, line: s.line, endLine: s.endLine, container: s.container, signature: s.signature })),
+      };
+      if (f.skipReason) res.skipped = f.skipReason;
+      return res;
+    }
+    const candidates = repos.flatMap((r) => store.filesOf(r.id).map((f) => f.path));
+    const base = rel.slice(rel.lastIndexOf('/') + 1);
+    const scored = candidates
+      .map((c) => ({ c, d: Math.min(distance(rel, c), distance(base, c.slice(c.lastIndexOf('/') + 1)) + 1) }))
+      .sort((x, y) => x.d - y.d || (x.c < y.c ? -1 : 1))
+      .slice(0, 3)
+      .map((x) => x.c);
+    throw new NotIndexedError(`"${rel}" is not indexed${opts.repo ? ` in repo "${opts.repo}"` : ''}`, scored);
+  });
+}

@@ -1,0 +1,40 @@
+// `hanzo code search <query>`: check flags, call api.search, render.
+// Exit status as ripgrep: 0 with results, 1 without, 2 on error.
+
+import { Option, type Command } from 'commander';
+import { search, SEARCH_TYPES, type SearchType } from '../../api.js';
+import { UsageError } from '../../errors.js';
+import type { CaseMode } from '../../retrieve/types.js';
+import type { Ctx } from '../main.js';
+import { intFlag } from '../main.js';
+import { searchJson, searchPlain, searchTTY } from '../render/search.js';
+
+export function registerSearch(code: Command, ctx: Ctx): Command {
+  return code
+    .command('search')
+    .description('search the index: hybrid (default), text, regex, symbol or semantic')
+    .argument('<query...>', 'what to search for (several words are joined by spaces)')
+    .addOption(new Option('-t, --type <tier>', `retrieval tier: ${SEARCH_TYPES.join(', ')}`))
+    .option('--repo <name>', 'only this repo')
+    .option('--limit <n>', 'at most this many results (default 20, max 100)')
+    .option('--all', 'every match (text and regex tiers), for pipelines')
+    .option('-s, --case-sensitive', 'match case exactly')
+    .option('-i, --ignore-case', 'ignore case')
+    .action(async (words: string[], o: { type?: string; repo?: string; limit?: string; all?: boolean; caseSensitive?: boolean; ignoreCase?: boolean }, cmd: Command) => {
+      const g = ctx.globals(cmd);
+      const query = words.join(' ');
+      if (o.type !== undefined && !(SEARCH_TYPES as readonly string[]).includes(o.type)) {
+        throw new UsageError(`invalid --type "${o.type}": use one of ${SEARCH_TYPES.join(', ')}`);
+      }
+      if (o.caseSensitive && o.ignoreCase) throw new UsageError('--case-sensitive and --ignore-case contradict each other: give one');
+      const caseMode: CaseMode = o.caseSensitive ? 'sensitive' : o.ignoreCase ? 'insensitive' : 'smart';
+      const limit = intFlag('--limit', o.limit, 1, 100);
+      const r = await search(query, {
+        dataDir: g.dataDir, org: g.org, type: o.type as SearchType | undefined, repo: o.repo, limit, all: o.all, caseMode,
+      });
+      for (const w of r.warnings) ctx.io.stderr.write(`hanzo: ${w}\n`);
+      const out = g.json ? searchJson(r) : ctx.io.stdout.isTTY ? searchTTY(r, g.color) : searchPlain(r);
+      ctx.io.stdout.write(out);
+      ctx.exitCode = r.results.length > 0 ? 0 : 1;
+    });
+}

@@ -1,0 +1,12 @@
+// Worker-thread body for the parse pool: receives {id, language, path, text}
+// and answers {id, parsed}. It owns no state but the parsers' caches.
+
+import { parentPort } from 'node:worker_threads';
+import { parseFile } from './parse.js';
+import { loadParsers } from './registry.js';
+
+await loadParsers();
+parentPort!.on('message', async (msg: { id: number; language: string; path: string; text: string }) => {
+  const parsed = await parseFile(msg.language, msg.path, msg.text);
+  parentPort!.postMessage({ id: msg.id, parsed });
+});

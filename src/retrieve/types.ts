@@ -1,0 +1,30 @@
+// The one interface every retrieval tier implements. Fusion sees only these
+// hits' ids and ranks; it never reads SQL or vectors.
+
+import type { Span, Tier } from '../types.js';
+
+export interface Hit extends Span {
+  /** stable within one store: fileId:line-endLine */
+  id: string;
+  fileId: number;
+  /** match ranges within the first line of the span, for highlighting (UTF-16 offsets) */
+  ranges?: [number, number][];
+}
+
+export type RetrieverStatus = 'ok' | 'unavailable' | 'failed';
+
+export interface RetrieverResult {
+  tier: Tier;
+  hits: Hit[];
+  status: RetrieverStatus;
+  /** the semantic tier stopped at its scan cap with vectors left unread */
+  capped: boolean;
+  /** a line for stderr when status is not ok */
+  message?: string;
+}
+
+export type CaseMode = 'smart' | 'sensitive' | 'insensitive';
+
+export function hitId(fileId: number, line: number, endLine: number): string {
+  return `${fileId}:${line}-${endLine}`;
+}

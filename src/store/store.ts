@@ -1,0 +1,380 @@
+// The store: the only module that holds SQL or touches the SQLite driver.
+// One file per org at {dataDir}/orgs/{slug}/code.db, so an org's query can
+// never reach another org's rows. Everything else gets typed functions.
+//
+// Durability model: WAL, and every batch of file writes in one transaction, so
+// a SIGKILL at any moment leaves the last committed batch readable and the
+// next `index` run finishes the job (unchanged files are skipped by hash).
+
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import Database from 'better-sqlite3';
+import { StoreError, UsageError } from '../errors.js';
+import type { ChunkSpec, Definition, ImportDecl, Kind, Reference, SkipReason } from '../types.js';
+import { DDL, SCHEMA_VERSION } from './schema.js';
+
+type DB = Database.Database;
+
+export const ORG_SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
+
+export function storePath(dataDir: string, org: string): string {
+  if (!ORG_SLUG.test(org)) {
+    throw new UsageError(
+      `invalid org "${org}": an org slug is 1-63 characters of a-z, 0-9 and '-', starting with a letter or digit`,
+    );
+  }
+  return path.join(dataDir, 'orgs', org, 'code.db');
+}
+
+export interface RepoRow { id: number; name: string; root: string; indexedAt: number }
+export interface FileRow {
+  id: number; repoId: number; path: string; hash: string; size: number; mtimeMs: number;
+  language: string; skipReason: SkipReason | null; lines: number; indexedAt: number;
+}
+export interface ChunkRow { id: number; fileId: number; line: number; endLine: number; kind: Kind; symbol: string; hash: string }
+export interface SymbolRow {
+  id: number; fileId: number; name: string; kind: Exclude<Kind, 'block'>; container: string;
+  line: number; endLine: number; signature: string; exported: boolean;
+}
+
+/** Everything one parsed file contributes, written in one go. */
+export interface FileWrite {
+  repoId: number;
+  path: string;
+  hash: string;
+  size: number;
+  mtimeMs: number;
+  language: string;
+  skipReason: SkipReason | null;
+  /** absent for skipped files */
+  text?: string;
+  lines: number;
+  parseError?: string;
+  definitions: Definition[];
+  references: Reference[];
+  imports: ImportDecl[];
+  chunks: (ChunkSpec & { hash: string; words: { path: string; symbol: string; body: string } })[];
+}
+
+export interface OpenOptions { create?: boolean; readonly?: boolean }
+
+export class Store {
+  readonly db: DB;
+  readonly file: string;
+  private stmts = new Map<string, Database.Statement>();
+
+  private constructor(db: DB, file: string) {
+    this.db = db;
+    this.file = file;
+  }
+
+  /** Open an org's store. Without `create`, a missing store is a StoreError (exit 3). */
+  static open(dataDir: string, org: string, opts: OpenOptions = {}): Store {
+    const file = storePath(dataDir, org);
+    const exists = fs.existsSync(file);
+    if (!exists && !opts.create) {
+      throw new StoreError('no-store', `no index for org "${org}" at ${file}`, 'run `hanzo code index .` in a checkout to make one');
+    }
+    if (!exists) fs.mkdirSync(path.dirname(file), { recursive: true });
+    let db: DB;
+    try {
+      db = new Database(file, { readonly: !!opts.readonly && exists, fileMustExist: !opts.create });
+    } catch (e) {
+      throw new StoreError('corrupt', `cannot open the store ${file}: ${(e as Error).message}`);
+    }
+    const store = new Store(db, file);
+    try {
+      store.init(!exists);
+    } catch (e) {
+      db.close();
+      throw e;
+    }
+    return store;
+  }
+
+  private init(fresh: boolean): void {
+    const db = this.db;
+    db.pragma('busy_timeout = 10000');
+    if (!db.readonly) {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+    }
+    db.pragma('foreign_keys = ON');
+    db.pragma('cache_size = -65536');
+    db.pragma('temp_store = MEMORY');
+    let version: number;
+    try {
+      version = db.pragma('user_version', { simple: true }) as number;
+    } catch (e) {
+      throw new StoreError('corrupt', `${this.file} is not a readable SQLite store: ${(e as Error).message}`, 'delete it and run `hanzo code index .` again');
+    }
+    if (fresh || version === 0) {
+      const tables = db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type='table'").get() as { n: number };
+      if (tables.n > 0 && version === 0) {
+        throw new StoreError('schema', `${this.file} is not a hanzo-code store (no schema version)`, `move it aside and run \`hanzo code index .\``);
+      }
+      if (db.readonly) throw new StoreError('no-store', `the store ${this.file} is empty`, 'run `hanzo code index .`');
+      db.exec('BEGIN');
+      db.exec(DDL);
+      db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)').run('created_at', String(Date.now()));
+      db.pragma(`user_version = ${SCHEMA_VERSION}`);
+      db.exec('COMMIT');
+      return;
+    }
+    if (version !== SCHEMA_VERSION) {
+      throw new StoreError(
+        'schema',
+        `the store ${this.file} has schema version ${version}; this hanzo-code reads version ${SCHEMA_VERSION}`,
+        `rebuild it: rm ${JSON.stringify(this.file)} && hanzo code index .`,
+      );
+    }
+  }
+
+  close(): void {
+    this.stmts.clear();
+    if (this.db.open) this.db.close();
+  }
+
+  private q(sql: string): Database.Statement {
+    let s = this.stmts.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.stmts.set(sql, s);
+    }
+    return s;
+  }
+
+  /** Run fn in one transaction (atomic batch). */
+  tx<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  sizeBytes(): number {
+    let total = 0;
+    for (const f of [this.file, this.file + '-wal']) {
+      try { total += fs.statSync(f).size; } catch { /* absent */ }
+    }
+    return total;
+  }
+
+  checkpoint(): void {
+    if (!this.db.readonly) this.db.pragma('wal_checkpoint(TRUNCATE)');
+  }
+
+  integrityCheck(): string {
+    return (this.db.pragma('integrity_check', { simple: true }) as string) ?? '';
+  }
+
+  // ---- repos -------------------------------------------------------------
+
+  upsertRepo(name: string, root: string): RepoRow {
+    this.q('INSERT INTO repos(name, root) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET root = excluded.root').run(name, root);
+    return this.repo(name)!;
+  }
+
+  repo(name: string): RepoRow | undefined {
+    const r = this.q('SELECT id, name, root, indexed_at AS indexedAt FROM repos WHERE name = ?').get(name) as RepoRow | undefined;
+    return r;
+  }
+
+  repos(): RepoRow[] {
+    return this.q('SELECT id, name, root, indexed_at AS indexedAt FROM repos ORDER BY name').all() as RepoRow[];
+  }
+
+  markRepoIndexed(repoId: number, at: number): void {
+    this.q('UPDATE repos SET indexed_at = ? WHERE id = ?').run(at, repoId);
+  }
+
+  // ---- files -------------------------------------------------------------
+
+  filesOf(repoId: number): FileRow[] {
+    return this.q(
+      `SELECT id, repo_id AS repoId, path, hash, size, mtime_ms AS mtimeMs, language, skip_reason AS skipReason,
+              lines, indexed_at AS indexedAt FROM files WHERE repo_id = ? ORDER BY path`,
+    ).all(repoId) as FileRow[];
+  }
+
+  fileByPath(repoId: number, p: string): FileRow | undefined {
+    return this.q(
+      `SELECT id, repo_id AS repoId, path, hash, size, mtime_ms AS mtimeMs, language, skip_reason AS skipReason,
+              lines, indexed_at AS indexedAt FROM files WHERE repo_id = ? AND path = ?`,
+    ).get(repoId, p) as FileRow | undefined;
+  }
+
+  fileById(id: number): (FileRow & { repo: string }) | undefined {
+    return this.q(
+      `SELECT f.id, f.repo_id AS repoId, f.path, f.hash, f.size, f.mtime_ms AS mtimeMs, f.language,
+              f.skip_reason AS skipReason, f.lines, f.indexed_at AS indexedAt, r.name AS repo
+         FROM files f JOIN repos r ON r.id = f.repo_id WHERE f.id = ?`,
+    ).get(id) as (FileRow & { repo: string }) | undefined;
+  }
+
+  /** Record that an unchanged file was seen again with a new mtime (stat fast path stays valid). */
+  touchFile(id: number, mtimeMs: number, at: number): void {
+    this.q('UPDATE files SET mtime_ms = ?, indexed_at = ? WHERE id = ?').run(mtimeMs, at, id);
+  }
+
+  /** Delete a file and every row it owns (FTS rows are not covered by cascades). */
+  deleteFile(id: number): void {
+    this.q('DELETE FROM lex WHERE rowid = ?').run(id);
+    for (const c of this.q('SELECT id FROM chunks WHERE file_id = ?').all(id) as { id: number }[]) {
+      this.q('DELETE FROM words WHERE rowid = ?').run(c.id);
+    }
+    this.q('DELETE FROM files WHERE id = ?').run(id);
+  }
+
+  /** Replace (or add) one file with everything it owns. Returns the file id. Call inside tx(). */
+  writeFile(w: FileWrite, at: number): number {
+    const old = this.fileByPath(w.repoId, w.path);
+    if (old) this.deleteFile(old.id);
+    const info = this.q(
+      `INSERT INTO files(repo_id, path, hash, size, mtime_ms, language, skip_reason, lines, indexed_at, parse_error)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(w.repoId, w.path, w.hash, w.size, Math.trunc(w.mtimeMs), w.language, w.skipReason, w.lines, at, w.parseError ?? null);
+    const fileId = Number(info.lastInsertRowid);
+    if (w.text === undefined) return fileId;
+
+    this.q('INSERT INTO contents(file_id, data) VALUES (?, ?)').run(fileId, zlib.deflateRawSync(w.text, { level: 1 }));
+    this.q('INSERT INTO lex(rowid, text) VALUES (?, ?)').run(fileId, w.text);
+
+    const insChunk = this.q('INSERT INTO chunks(file_id, line, end_line, kind, symbol, hash) VALUES (?, ?, ?, ?, ?, ?)');
+    const insWords = this.q('INSERT INTO words(rowid, path, symbol, body) VALUES (?, ?, ?, ?)');
+    for (const c of w.chunks) {
+      const r = insChunk.run(fileId, c.line, c.endLine, c.kind, c.symbol, c.hash);
+      insWords.run(r.lastInsertRowid, c.words.path, c.words.symbol, c.words.body);
+    }
+    const insSym = this.q(
+      'INSERT INTO symbols(file_id, name, kind, container, line, end_line, signature, exported) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    const symIds: number[] = [];
+    for (const d of w.definitions) {
+      const r = insSym.run(fileId, d.name, d.kind, d.container, d.line, d.endLine, d.signature, d.exported ? 1 : 0);
+      symIds.push(Number(r.lastInsertRowid));
+    }
+    const insRef = this.q(
+      `INSERT INTO refs(file_id, name, line, col, call, binding, bind_def, source, imported, target)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    for (const r of w.references) {
+      const b = r.binding;
+      // a same-file binding resolves right away; the linker handles the rest
+      const target = b.kind === 'def' ? symIds[b.def] ?? null : null;
+      insRef.run(
+        fileId, r.name, r.line, r.col, r.call ? 1 : 0, b.kind,
+        b.kind === 'def' ? b.def : null,
+        b.kind === 'import' ? b.source : null,
+        b.kind === 'import' ? b.name : null,
+        target,
+      );
+    }
+    const insImp = this.q('INSERT INTO imports(file_id, source, line, names) VALUES (?, ?, ?, ?)');
+    for (const im of w.imports) insImp.run(fileId, im.source, im.line, JSON.stringify(im.names));
+    return fileId;
+  }
+
+  // ---- content -----------------------------------------------------------
+
+  content(fileId: number): string | undefined {
+    const r = this.q('SELECT data FROM contents WHERE file_id = ?').get(fileId) as { data: Buffer } | undefined;
+    return r ? zlib.inflateRawSync(r.data).toString('utf8') : undefined;
+  }
+
+  // ---- lexical -----------------------------------------------------------
+
+  /** Files whose trigram set satisfies an FTS5 MATCH expression (ids ascending). */
+  trigramCandidates(match: string, repoId?: number): number[] {
+    const rows = (repoId === undefined
+      ? this.q('SELECT rowid AS id FROM lex WHERE lex MATCH ? ORDER BY rowid').all(match)
+      : this.q(
+          'SELECT l.rowid AS id FROM lex l JOIN files f ON f.id = l.rowid WHERE lex MATCH ? AND f.repo_id = ? ORDER BY l.rowid',
+        ).all(match, repoId)) as { id: number }[];
+    return rows.map((r) => r.id);
+  }
+
+  /** Every file with content (the fallback when a query has no trigram to filter by). */
+  allContentFileIds(repoId?: number): number[] {
+    const rows = (repoId === undefined
+      ? this.q('SELECT file_id AS id FROM contents ORDER BY file_id').all()
+      : this.q('SELECT c.file_id AS id FROM contents c JOIN files f ON f.id = c.file_id WHERE f.repo_id = ? ORDER BY c.file_id').all(repoId)) as { id: number }[];
+    return rows.map((r) => r.id);
+  }
+
+  /** BM25 keyword search over code tokens at chunk level. Lower bm25 is better; we return -bm25. */
+  wordSearch(match: string, limit: number, weights: [number, number, number] = [2, 4, 1], repoId?: number): { chunkId: number; score: number }[] {
+    const sql = `SELECT w.rowid AS chunkId, -bm25(words, ?, ?, ?) AS score FROM words w
+                 ${repoId === undefined ? '' : 'JOIN chunks c ON c.id = w.rowid JOIN files f ON f.id = c.file_id'}
+                 WHERE words MATCH ? ${repoId === undefined ? '' : 'AND f.repo_id = ?'}
+                 ORDER BY bm25(words, ?, ?, ?) LIMIT ?`;
+    const args: unknown[] = [...weights, match];
+    if (repoId !== undefined) args.push(repoId);
+    args.push(...weights, limit);
+    return this.q(sql).all(...args) as { chunkId: number; score: number }[];
+  }
+
+  // ---- chunks ------------------------------------------------------------
+
+  chunksOf(fileId: number): ChunkRow[] {
+    return this.q(
+      'SELECT id, file_id AS fileId, line, end_line AS endLine, kind, symbol, hash FROM chunks WHERE file_id = ? ORDER BY line',
+    ).all(fileId) as ChunkRow[];
+  }
+
+  chunk(id: number): ChunkRow | undefined {
+    return this.q('SELECT id, file_id AS fileId, line, end_line AS endLine, kind, symbol, hash FROM chunks WHERE id = ?').get(id) as ChunkRow | undefined;
+  }
+
+  // ---- symbols -----------------------------------------------------------
+
+  symbolsOf(fileId: number): SymbolRow[] {
+    const rows = this.q(
+      `SELECT id, file_id AS fileId, name, kind, container, line, end_line AS endLine, signature, exported
+         FROM symbols WHERE file_id = ? ORDER BY line, id`,
+    ).all(fileId) as (Omit<SymbolRow, "exported"> & { exported: number })[];
+    return rows.map((r) => ({ ...r, exported: !!r.exported }));
+  }
+
+  symbolCounts(repoId: number): Map<number, number> {
+    const rows = this.q(
+      'SELECT s.file_id AS id, count(*) AS n FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.repo_id = ? GROUP BY s.file_id',
+    ).all(repoId) as { id: number; n: number }[];
+    return new Map(rows.map((r) => [r.id, r.n]));
+  }
+
+  // ---- linking -----------------------------------------------------------
+
+  /**
+   * Resolve every unbound, non-local reference of a repo by name: a unique
+   * definition of that name in the repo becomes the target; several make the
+   * reference ambiguous (candidate count kept, no target).
+   */
+  linkRefsByName(repoId: number): void {
+    this.db.exec('DROP TABLE IF EXISTS temp.name_defs');
+    this.db.prepare(
+      `CREATE TEMP TABLE name_defs AS
+         SELECT s.name AS name, min(s.id) AS id, count(*) AS n
+           FROM symbols s JOIN files f ON f.id = s.file_id
+          WHERE f.repo_id = ? GROUP BY s.name`,
+    ).run(repoId);
+    this.db.exec('CREATE INDEX temp.name_defs_name ON name_defs(name)');
+    this.db.prepare(
+      `UPDATE refs SET
+         target    = (SELECT CASE WHEN d.n = 1 THEN d.id END FROM temp.name_defs d WHERE d.name = refs.name),
+         ambiguous = coalesce((SELECT CASE WHEN d.n > 1 THEN d.n ELSE 0 END FROM temp.name_defs d WHERE d.name = refs.name), 0)
+       WHERE binding IN ('free', 'import')
+         AND file_id IN (SELECT id FROM files WHERE repo_id = ?)`,
+    ).run(repoId);
+    this.db.exec('DROP TABLE temp.name_defs');
+  }
+
+  // ---- meta --------------------------------------------------------------
+
+  getMeta(key: string): string | undefined {
+    const r = this.q('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
+    return r?.value;
+  }
+
+  setMeta(key: string, value: string): void {
+    this.q('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
+  }
+}
