@@ -127,6 +127,9 @@ test('regex prefilter: codesearch-style trigram extraction', () => {
     ['^foo$', '"foo"'],
     ['[^a]bcd', '"bcd"'],
     ['😀+abc', '"😀ab" AND "abc"'],
+    ['foo+|bar', '"foo" OR "bar"'],
+    ['(ab)+(cd)+', '"abc" AND "bcd"'],
+    ['(a+)?bcd', '"bcd"'],
   ];
   for (const [p, want] of cases) assert.equal(fts(rx(p).prefilter), want, p);
 });
@@ -243,7 +246,7 @@ const SWEEP_PATTERNS = [
   'a(b|c)+d', '(foo|bar)+', 'ab?c?d', 'x[yz]{2,3}w', 'f.o', '(a|b)*c+d', 'o{2}', 'b(ar|cd)',
   '[^a]bc', 'de?f', 'ghi|foo', 'k+s', 'é+x', 'parse(Int|Float)?\\(', '^foo', 'bar$', '\\bab',
   '(?:ab){2,}', 'c.{0,2}d', '😀+a', 'ſ', 'HELLO (foo|world)', '(x|y)(z|w)(x|a)', 'ab{3}',
-  'cd?e?f?g', '(?i:hel)lo', '[a-e]{3}', 'd[^x]f',
+  'cd?e?f?g', '(?i:hel)lo', '[a-e]{3}', 'd[^x]f', 'foo+|bar', '(ab)+(cd)+', 'ghi|x+yzw',
 ];
 const TOKENS = [
   'foo', 'bar', 'abc', 'def', 'ghi', 'x', 'y', 'z', 'w', 'a', 'b', 'c', 'd', 'e', 'f', 'o', '(', ')', ' ',

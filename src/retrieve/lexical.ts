@@ -93,7 +93,7 @@ export function lexicalSearch(store: Store, query: string, opts: LexicalOptions)
       return { tier: 'text', hits: [], status: 'ok', capped: false };
     }
     matcher = literalMatcher(query, ci);
-    prefilter = simplify(literalQuery(query));
+    prefilter = simplify(literalQuery(query, ci));
     if (!ci) literal = query;
   }
 

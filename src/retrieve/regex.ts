@@ -341,7 +341,8 @@ class Emitter {
       bmp.map(([a, b]) => (a === b ? unit(a, true) : `${unit(a, true)}-${unit(b, true)}`)).join('');
     if (high.length === 0) return `[${n.negative ? '^' : ''}${body}]`;
     if (n.negative) this.fail('negated classes with characters beyond U+FFFF are not supported');
-    const alts = body ? [`[${body}]`] : [];
+    const single = n.escapes.length === 0 && bmp.length === 1 && bmp[0]![0] === bmp[0]![1];
+    const alts = single ? [unit(bmp[0]![0], false)] : body ? [`[${body}]`] : [];
     for (const [a, b] of high) alts.push(...astralRange(a, b));
     return `(?:${alts.join('|')})`;
   }
@@ -408,7 +409,10 @@ interface Info {
 
 const MAX_EXACT = 16;
 const MAX_SET = 20;
+/** cross products bigger than this are not formed; the smaller side alone is still true */
 const MAX_CROSS = 32;
+/** boundary strings between two inexact halves are only used when this few (each is an OR branch) */
+const MAX_OR_BRANCHES = 20;
 const MAX_CLASS = 8;
 const MAX_CLASS_ENUM = 64;
 const MAX_EXACT_CHARS = 256;
@@ -527,7 +531,6 @@ function concat(a: Info, b: Info): Info {
   }
   return simplifyInfo({ canEmpty, exact: null, prefix, suffix, match }, false);
 }
-const MAX_OR_BRANCHES = 20;
 
 function alternate(x: Info, y: Info): Info {
   const canEmpty = x.canEmpty || y.canEmpty;
@@ -630,10 +633,10 @@ function stripFlags(pattern: string): { body: string; ci: boolean; dotAll: boole
   return { body: pattern.slice(m[0].length), ci: m[1]!.includes('i'), dotAll: m[1]!.includes('s') };
 }
 
-function v8Message(e: unknown, src: string, flags: string): string {
+/** V8's reason without its "Invalid regular expression: /src/flags: " head (src is shown escaped, so match loosely). */
+function v8Message(e: unknown): string {
   const msg = e instanceof Error ? e.message : String(e);
-  const head = `Invalid regular expression: /${src}/${flags}: `;
-  return msg.startsWith(head) ? msg.slice(head.length) : msg;
+  return msg.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '');
 }
 
 function parseOrFail(pattern: string, body: string): Ast {
@@ -646,7 +649,7 @@ function parseOrFail(pattern: string, body: string): Ast {
       new RegExp(body);
       why = (e instanceof Error ? e.message : String(e)).split('\n')[0]!.trim();
     } catch (v8err) {
-      why = v8Message(v8err, body, '');
+      why = v8Message(v8err);
     }
     throw new RegexError(`regex "${pattern}": ${why}`);
   }
@@ -659,7 +662,7 @@ function linearOk(src: string, pattern: string): boolean {
     new RegExp(src, 'gl');
     return true;
   } catch (e) {
-    const why = v8Message(e, src, 'gl');
+    const why = v8Message(e);
     if (/linear time/i.test(why)) return false;
     throw new RegexError(`regex "${pattern}": ${why}`);
   }
@@ -719,7 +722,7 @@ export function compileRegex(pattern: string, opts: { caseInsensitive: boolean }
   try {
     re = new RegExp(src, 'g');
   } catch (e) {
-    fail(v8Message(e, src, 'g'));
+    fail(v8Message(e));
   }
   return { source: pattern, matcher: lineMatcher(re!), prefilter: prefilterOf(tree), jsSource: src };
 }
