@@ -7,8 +7,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { UsageError } from './errors.js';
 import { indexCheckout as runIndex, type IndexOptions, type IndexSummary } from './index/indexer.js';
+import { hybridSearch } from './retrieve/hybrid.js';
 import { lexicalSearch } from './retrieve/lexical.js';
 import { RegexError } from './retrieve/regex.js';
+import { referenceSearch, symbolSearch } from './retrieve/symbols.js';
 import type { CaseMode, Hit, RetrieverResult } from './retrieve/types.js';
 import { Store } from './store/store.js';
 import type { SearchResults, Tier } from './types.js';
@@ -71,6 +73,8 @@ export interface SearchOptions extends StoreOptions {
   /** lift the limit (text and regex tiers) */
   all?: boolean;
   caseMode?: CaseMode;
+  /** symbol tier: list the references to the best-matching definition */
+  refs?: boolean;
 }
 
 export interface SearchOutput extends SearchResults {
@@ -95,23 +99,34 @@ export async function search(query: string, opts: SearchOptions): Promise<Search
   return withStoreAsync(opts, async (store) => {
     const rid = repoId(store, opts.repo);
     const caseMode = opts.caseMode ?? 'smart';
-    const unlimited = opts.all && (type === 'text' || type === 'regex' || type === 'hybrid');
+    if (opts.refs && type !== 'symbol') throw new UsageError(`--refs goes with --type symbol (got --type ${type})`);
+    const unlimited = opts.all && (type === 'text' || type === 'regex');
     let res: RetrieverResult;
     try {
       switch (type) {
+        case 'symbol':
+          if (opts.refs) {
+            const r = referenceSearch(store, query, { repoId: rid, limit: opts.all ? null : limit });
+            res = { tier: 'symbol', hits: r.definition ? [r.definition, ...r.refs] : [], status: 'ok', capped: false };
+          } else {
+            res = symbolSearch(store, query, { repoId: rid, limit });
+          }
+          break;
         case 'regex':
           res = lexicalSearch(store, query, { mode: 'regex', caseMode, repoId: rid, limit: unlimited ? null : limit });
           break;
-        default:
-          // hybrid runs the text tier until the symbol and semantic tiers land
+        case 'text':
           res = lexicalSearch(store, query, { mode: 'text', caseMode, repoId: rid, limit: unlimited ? null : limit });
+          break;
+        default:
+          res = await hybridSearch(store, query, { repoId: rid, limit, caseMode });
           break;
       }
     } catch (e) {
       if (e instanceof RegexError) throw new UsageError(e.message);
       if (e instanceof UsageError) throw e;
       // fail-honest: an outage inside retrieval is an empty, degraded answer
-      return { query, type: type === 'hybrid' ? 'text' : type, results: [], degraded: true, capped: false, warnings: [`retrieval failed: ${(e as Error).message}`] };
+      return { query, type, results: [], degraded: true, capped: false, warnings: [`retrieval failed: ${(e as Error).message}`] };
     }
     const warnings = res.message ? [res.message] : [];
     return {

@@ -147,15 +147,6 @@ export async function indexCheckout(store: Store, rootArg: string, opts: IndexOp
   };
   const countSkip = (r: SkipReason) => { summary.skipped[r] = (summary.skipped[r] ?? 0) + 1; };
 
-  // prune first: it is cheap, and a crash after it loses nothing still on disk
-  const seen = new Set(walked.map((f) => f.path));
-  const gone = [...existing.values()].filter((f) => !seen.has(f.path));
-  const changedIds = new Set<number>();
-  for (let i = 0; i < gone.length; i += 1000) {
-    store.tx(() => { for (const f of gone.slice(i, i + 1000)) store.deleteFile(f.id); });
-  }
-  summary.pruned = gone.length;
-
   const now = Date.now();
   const todo: typeof walked = [];
   for (const f of walked) {
@@ -168,6 +159,22 @@ export async function indexCheckout(store: Store, rootArg: string, opts: IndexOp
     }
     todo.push(f);
   }
+
+  // prune before writing: it is cheap, and a crash after it loses nothing still on disk
+  const seen = new Set(walked.map((f) => f.path));
+  const gone = [...existing.values()].filter((f) => !seen.has(f.path));
+  if (gone.length > 0 || todo.length > 0) store.setMeta(`link_pending:${repo.id}`, '1');
+  const changedIds = new Set<number>();
+  const changedNames = new Set<string>();
+  for (let i = 0; i < gone.length; i += 1000) {
+    store.tx(() => {
+      for (const f of gone.slice(i, i + 1000)) {
+        for (const n of store.symbolNamesOf(f.id)) changedNames.add(n);
+        store.deleteFile(f.id);
+      }
+    });
+  }
+  summary.pruned = gone.length;
 
   const pool = (opts.workers ?? todo.length >= POOL_THRESHOLD) ? new ParsePool() : null;
   let done = summary.unchanged;
@@ -182,9 +189,11 @@ export async function indexCheckout(store: Store, rootArg: string, opts: IndexOp
       const writes = b.pend.map((p) => toWrite(repo.id, p, p.text === undefined ? null : parsed[k++]!));
       store.tx(() => {
         for (let i = 0; i < writes.length; i++) {
+          const old = b.pend[i]!.old;
+          if (old) for (const n of store.symbolNamesOf(old.id)) changedNames.add(n);
           const id = store.writeFile(writes[i]!, Date.now());
           changedIds.add(id);
-          if (b.pend[i]!.old) changedIds.add(b.pend[i]!.old!.id);
+          for (const d of writes[i]!.definitions) changedNames.add(d.name);
         }
       });
       done += b.pend.length;
@@ -251,7 +260,16 @@ export async function indexCheckout(store: Store, rootArg: string, opts: IndexOp
     await pool?.close();
   }
 
-  if (changedIds.size > 0 || gone.length > 0) linkRepo(store, repo.id);
+  // A first index links everything; later runs only what the changes can
+  // affect. A run killed before linking leaves the flag set, so the next run
+  // links the whole repo even when it finds nothing else to do.
+  const pendingKey = `link_pending:${repo.id}`;
+  if (store.getMeta(pendingKey) === '1' || existing.size === 0) {
+    linkRepo(store, repo.id, { files: null, names: new Set() });
+  } else if (changedIds.size > 0 || gone.length > 0) {
+    linkRepo(store, repo.id, { files: changedIds, names: changedNames });
+  }
+  store.setMeta(pendingKey, '0');
   store.tx(() => store.markRepoIndexed(repo.id, Date.now()));
   store.checkpoint();
   summary.bytes = store.sizeBytes();

@@ -1,11 +1,105 @@
-// The linker: binds references the parser could not bind inside one file.
-// Order of preference (issue 3): the parser's own same-file binding (already
-// set at write time), then through the file's imports, then repo-wide by
-// name. A name with several candidate definitions is stored as ambiguous
-// with its candidate count and no target: never guessed silently.
+// The linker: binds the references a parser could not bind inside one file.
+// Order of preference: the parser's own same-file binding (set at write
+// time), then through the file's imports (module resolved inside the repo),
+// then the same package for package-scoped languages, then repo-wide by
+// name. Several candidates at the deciding step make the reference ambiguous
+// (candidate count kept, no target): never guessed silently. An import that
+// resolves outside the repo stays unbound rather than meeting a namesake.
 
 import type { Store } from '../store/store.js';
+import { parseTsconfigPaths, type TsconfigPaths } from '../parse/resolve-js.js';
+import { ModuleResolver, PACKAGE_SCOPED } from './modules.js';
 
-export function linkRepo(store: Store, repoId: number): void {
-  store.tx(() => store.linkRefsByName(repoId));
+interface Sym { id: number; fileId: number; name: string; exported: boolean }
+
+export interface LinkScope {
+  /** files whose references all need (re)linking; null = every file */
+  files: Set<number> | null;
+  /** names defined or removed this run: references to them elsewhere are re-linked */
+  names: Set<string>;
+}
+
+export function linkRepo(store: Store, repoId: number, scope: LinkScope = { files: null, names: new Set() }): number {
+  const files = store.filesOf(repoId).filter((f) => f.skipReason === null);
+  const pathOf = new Map(files.map((f) => [f.id, f.path]));
+  const idOf = new Map(files.map((f) => [f.path, f.id]));
+  const langOf = new Map(files.map((f) => [f.id, f.language]));
+
+  const tsconfigs: TsconfigPaths[] = [];
+  for (const f of files) {
+    if (!/(^|\/)(tsconfig|jsconfig)[^/]*\.json$/.test(f.path)) continue;
+    const dir = f.path.includes('/') ? f.path.slice(0, f.path.lastIndexOf('/')) : '';
+    const t = parseTsconfigPaths(dir, store.content(f.id) ?? '');
+    if (t) tsconfigs.push(t);
+  }
+  const modules = new ModuleResolver(files.map((f) => f.path), tsconfigs);
+
+  const byName = new Map<string, Sym[]>();
+  const byFile = new Map<number, Map<string, Sym[]>>();
+  for (const s of store.repoSymbols(repoId)) {
+    push(byName, s.name, s);
+    let m = byFile.get(s.fileId);
+    if (!m) byFile.set(s.fileId, (m = new Map()));
+    push(m, s.name, s);
+  }
+
+  // resolved imports per file, computed lazily
+  const importCache = new Map<number, { source: string; files: number[] }[]>();
+  const resolveSource = (fileId: number, source: string): number[] =>
+    modules.resolve(langOf.get(fileId)!, pathOf.get(fileId)!, source).map((p) => idOf.get(p)).filter((x): x is number => x !== undefined);
+  const importsOf = (fileId: number) => {
+    let r = importCache.get(fileId);
+    if (!r) {
+      r = store.importsOf(fileId).map((im) => ({ source: im.source, files: resolveSource(fileId, im.source) }));
+      importCache.set(fileId, r);
+    }
+    return r;
+  };
+  const packageCache = new Map<number, number[]>();
+  const packageOf = (fileId: number) => {
+    let r = packageCache.get(fileId);
+    if (!r) {
+      r = modules.samePackage(pathOf.get(fileId)!).map((p) => idOf.get(p)!).filter((x) => x !== undefined && x !== fileId);
+      packageCache.set(fileId, r);
+    }
+    return r;
+  };
+  const defsIn = (fileIds: number[], name: string): Sym[] => fileIds.flatMap((id) => byFile.get(id)?.get(name) ?? []);
+  const decide = (c: Sym[]): { target: number | null; ambiguous: number } | null => {
+    if (c.length === 0) return null;
+    if (c.length === 1) return { target: c[0]!.id, ambiguous: 0 };
+    const exported = c.filter((s) => s.exported);
+    if (exported.length === 1) return { target: exported[0]!.id, ambiguous: 0 };
+    return { target: null, ambiguous: c.length };
+  };
+
+  const updates: { id: number; target: number | null; ambiguous: number }[] = [];
+  for (const r of store.refsToLink(repoId, scope.files, scope.names)) {
+    if (!pathOf.has(r.fileId)) continue;
+    let res: { target: number | null; ambiguous: number } | null = null;
+    if (r.binding === 'import') {
+      const targets = resolveSource(r.fileId, r.source ?? '');
+      // an import that leaves the repo binds to nothing here
+      if (targets.length === 0) res = { target: null, ambiguous: 0 };
+      else {
+        const name = r.imported === '*' || r.imported === 'default' || !r.imported ? r.name : r.imported;
+        res = decide(defsIn(targets, name)) ?? decide(defsIn(targets, r.name)) ?? { target: null, ambiguous: 0 };
+      }
+    } else {
+      res =
+        decide(byFile.get(r.fileId)?.get(r.name) ?? []) ??
+        decide(defsIn(importsOf(r.fileId).flatMap((i) => i.files), r.name)) ??
+        (PACKAGE_SCOPED.has(langOf.get(r.fileId)!) ? decide(defsIn(packageOf(r.fileId), r.name)) : null) ??
+        decide(byName.get(r.name) ?? []) ?? { target: null, ambiguous: 0 };
+    }
+    if (res.target !== r.target || res.ambiguous !== r.ambiguous) updates.push({ id: r.id, ...res });
+  }
+  store.setRefTargets(updates);
+  return updates.length;
+}
+
+function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
+  const a = m.get(k);
+  if (a) a.push(v);
+  else m.set(k, [v]);
 }

@@ -6,16 +6,40 @@
 
 const IDENT = /[A-Za-z_$][A-Za-z0-9_$]*|[0-9][0-9A-Za-z_.]*|[=!<>&|+\-*/%^~?:]{1,3}/g;
 
+// Identifiers repeat heavily within a corpus, so their splits are memoised;
+// the cache is cleared when it grows past a bound to keep memory flat.
+const SPLIT_CACHE = new Map<string, string[]>();
+const SPLIT_CACHE_MAX = 200_000;
+
 /** Split one identifier into its lower-cased parts: getHTTPResponse2 -> get http response 2 */
 export function splitIdentifier(id: string): string[] {
-  const parts = id
+  const t = identifierTokens(id);
+  return t.length > 1 ? t.slice(1) : t;
+}
+
+/** The whole identifier (lower-cased, separators dropped) followed by its parts when it has several. */
+export function identifierTokens(id: string): string[] {
+  let parts = SPLIT_CACHE.get(id);
+  if (parts) return parts;
+  parts = splitUncached(id);
+  if (SPLIT_CACHE.size >= SPLIT_CACHE_MAX) SPLIT_CACHE.clear();
+  SPLIT_CACHE.set(id, parts);
+  return parts;
+}
+
+function splitUncached(id: string): string[] {
+  const pieces = id
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
     .replace(/([A-Za-z])([0-9])/g, '$1 $2')
     .split(/[\s_$]+/)
     .filter((p) => p.length > 0)
     .map((p) => p.toLowerCase());
-  return parts;
+  // the whole identifier first (minus separators) when it splits, so an exact
+  // identifier query matches as one token as well as by its parts
+  const whole = id.toLowerCase().replace(/[_$]/g, '');
+  if (whole.length > 0 && (pieces.length !== 1 || pieces[0] !== whole)) pieces.unshift(whole);
+  return pieces;
 }
 
 /** Tokens of a piece of code or prose, in order, whole identifiers before their parts. */
@@ -30,11 +54,7 @@ export function codeTokens(text: string): string[] {
       else out.push(t);
       continue;
     }
-    const lower = t.toLowerCase().replace(/\$/g, '');
-    if (lower.length === 0) continue;
-    const parts = splitIdentifier(t);
-    if (parts.length !== 1 || parts[0] !== lower) out.push(lower.replace(/_/g, ''));
-    for (const p of parts) out.push(p);
+    for (const p of identifierTokens(t)) out.push(p);
   }
   return out;
 }

@@ -90,6 +90,8 @@ CREATE INDEX IF NOT EXISTS symbols_file ON symbols(file_id);
 CREATE TABLE IF NOT EXISTS refs (
   id        INTEGER PRIMARY KEY,
   file_id   INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+  -- the chunk the reference sits in: with target, the caller-chunk -> callee-definition edge
+  chunk     INTEGER,
   name      TEXT NOT NULL,
   line      INTEGER NOT NULL,
   col       INTEGER NOT NULL,
@@ -107,6 +109,7 @@ CREATE TABLE IF NOT EXISTS refs (
 CREATE INDEX IF NOT EXISTS refs_file ON refs(file_id);
 CREATE INDEX IF NOT EXISTS refs_name ON refs(name);
 CREATE INDEX IF NOT EXISTS refs_target ON refs(target);
+CREATE INDEX IF NOT EXISTS refs_chunk ON refs(chunk);
 
 CREATE TABLE IF NOT EXISTS imports (
   file_id  INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,

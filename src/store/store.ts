@@ -38,6 +38,9 @@ export interface SymbolRow {
   line: number; endLine: number; signature: string; exported: boolean;
 }
 
+export interface ChunkHit extends ChunkRow { path: string; repo: string; language: string }
+export interface SymbolHit extends SymbolRow { path: string; repo: string; language: string }
+
 /** Everything one parsed file contributes, written in one go. */
 export interface FileWrite {
   repoId: number;
@@ -240,10 +243,25 @@ export class Store {
 
     const insChunk = this.q('INSERT INTO chunks(file_id, line, end_line, kind, symbol, hash) VALUES (?, ?, ?, ?, ?, ?)');
     const insWords = this.q('INSERT INTO words(rowid, path, symbol, body) VALUES (?, ?, ?, ?)');
+    const chunkIds: { id: number; line: number; endLine: number }[] = [];
     for (const c of w.chunks) {
       const r = insChunk.run(fileId, c.line, c.endLine, c.kind, c.symbol, c.hash);
       insWords.run(r.lastInsertRowid, c.words.path, c.words.symbol, c.words.body);
+      chunkIds.push({ id: Number(r.lastInsertRowid), line: c.line, endLine: c.endLine });
     }
+    chunkIds.sort((a, b) => a.line - b.line);
+    const chunkAt = (line: number): number | null => {
+      let lo = 0;
+      let hi = chunkIds.length - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        const c = chunkIds[mid]!;
+        if (line < c.line) hi = mid - 1;
+        else if (line > c.endLine) lo = mid + 1;
+        else return c.id;
+      }
+      return null;
+    };
     const insSym = this.q(
       'INSERT INTO symbols(file_id, name, kind, container, line, end_line, signature, exported) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     );
@@ -253,15 +271,15 @@ export class Store {
       symIds.push(Number(r.lastInsertRowid));
     }
     const insRef = this.q(
-      `INSERT INTO refs(file_id, name, line, col, call, binding, bind_def, source, imported, target)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO refs(file_id, chunk, name, line, col, call, binding, bind_def, source, imported, target)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     for (const r of w.references) {
       const b = r.binding;
       // a same-file binding resolves right away; the linker handles the rest
       const target = b.kind === 'def' ? symIds[b.def] ?? null : null;
       insRef.run(
-        fileId, r.name, r.line, r.col, r.call ? 1 : 0, b.kind,
+        fileId, chunkAt(r.line), r.name, r.line, r.col, r.call ? 1 : 0, b.kind,
         b.kind === 'def' ? b.def : null,
         b.kind === 'import' ? b.source : null,
         b.kind === 'import' ? b.name : null,
@@ -320,6 +338,31 @@ export class Store {
     ).all(fileId) as ChunkRow[];
   }
 
+  /** Chunks with their file, for turning chunk ids into spans. */
+  chunksByIds(ids: number[]): ChunkHit[] {
+    if (ids.length === 0) return [];
+    const out: ChunkHit[] = [];
+    const stmt = this.q(
+      `SELECT c.id, c.file_id AS fileId, c.line, c.end_line AS endLine, c.kind, c.symbol, c.hash, f.path, r.name AS repo, f.language
+         FROM chunks c JOIN files f ON f.id = c.file_id JOIN repos r ON r.id = f.repo_id WHERE c.id = ?`,
+    );
+    for (const id of ids) {
+      const row = stmt.get(id) as ChunkHit | undefined;
+      if (row) out.push(row);
+    }
+    return out;
+  }
+
+  /** Files whose path ends with (or equals) a fragment, shortest first. */
+  filesByPathSuffix(fragment: string, repoId?: number, limit = 20): { id: number; path: string }[] {
+    const f = fragment.replace(/^\/+/, '');
+    const like = '%' + f.replace(/[\\%_]/g, (c) => '\\' + c);
+    const rows = (repoId === undefined
+      ? this.q(`SELECT id, path FROM files WHERE skip_reason IS NULL AND (path = ? OR path LIKE ? ESCAPE '\\') ORDER BY length(path) LIMIT ?`).all(f, like, limit)
+      : this.q(`SELECT id, path FROM files WHERE skip_reason IS NULL AND repo_id = ? AND (path = ? OR path LIKE ? ESCAPE '\\') ORDER BY length(path) LIMIT ?`).all(repoId, f, like, limit)) as { id: number; path: string }[];
+    return rows.filter((r) => r.path === f || r.path.endsWith('/' + f) || r.path.endsWith(f));
+  }
+
   chunk(id: number): ChunkRow | undefined {
     return this.q('SELECT id, file_id AS fileId, line, end_line AS endLine, kind, symbol, hash FROM chunks WHERE id = ?').get(id) as ChunkRow | undefined;
   }
@@ -334,6 +377,74 @@ export class Store {
     return rows.map((r) => ({ ...r, exported: !!r.exported }));
   }
 
+  /** Definitions joined with their file and repo, by one of the name indexes. */
+  findSymbols(how: 'exact' | 'lower' | 'prefix' | 'names', value: string | string[], repoId?: number, limit = 1000): SymbolHit[] {
+    const cols = `s.id, s.file_id AS fileId, s.name, s.kind, s.container, s.line, s.end_line AS endLine, s.signature,
+                  s.exported, f.path, r.name AS repo, f.language`;
+    const from = 'FROM symbols s JOIN files f ON f.id = s.file_id JOIN repos r ON r.id = f.repo_id';
+    const repoCond = repoId === undefined ? '' : ' AND f.repo_id = ' + Number(repoId);
+    let rows: unknown[];
+    if (how === 'names') {
+      const names = value as string[];
+      if (names.length === 0) return [];
+      this.db.exec('CREATE TEMP TABLE IF NOT EXISTS find_names(name TEXT PRIMARY KEY); DELETE FROM temp.find_names;');
+      const ins = this.db.prepare('INSERT OR IGNORE INTO temp.find_names(name) VALUES (?)');
+      for (const n of names) ins.run(n);
+      rows = this.db.prepare(`SELECT ${cols} ${from} WHERE s.name IN (SELECT name FROM temp.find_names)${repoCond} LIMIT ?`).all(limit);
+    } else if (how === 'exact') {
+      rows = this.q(`SELECT ${cols} ${from} WHERE s.name = ?${repoCond} LIMIT ?`).all(value, limit);
+    } else if (how === 'lower') {
+      rows = this.q(`SELECT ${cols} ${from} WHERE lower(s.name) = ?${repoCond} LIMIT ?`).all((value as string).toLowerCase(), limit);
+    } else {
+      const v = (value as string).toLowerCase();
+      rows = this.q(`SELECT ${cols} ${from} WHERE lower(s.name) >= ? AND lower(s.name) < ?${repoCond} LIMIT ?`).all(v, v + '\uffff', limit);
+    }
+    return (rows as (Omit<SymbolHit, 'exported'> & { exported: number })[]).map((r) => ({ ...r, exported: !!r.exported }));
+  }
+
+  /** Every distinct definition name (the sub-word and substring tiers scan these). */
+  symbolNames(repoId?: number): string[] {
+    const rows = (repoId === undefined
+      ? this.q('SELECT DISTINCT name FROM symbols').all()
+      : this.q('SELECT DISTINCT s.name FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.repo_id = ?').all(repoId)) as { name: string }[];
+    return rows.map((r) => r.name);
+  }
+
+  /** References bound to a definition, with the chunk each sits in (the callers). */
+  refsTo(symbolId: number, limit = 1000): { fileId: number; path: string; repo: string; line: number; col: number; call: boolean; chunk: number | null }[] {
+    const rows = this.q(
+      `SELECT r.file_id AS fileId, f.path, rp.name AS repo, r.line, r.col, r.call, r.chunk
+         FROM refs r JOIN files f ON f.id = r.file_id JOIN repos rp ON rp.id = f.repo_id
+        WHERE r.target = ? ORDER BY f.path, r.line LIMIT ?`,
+    ).all(symbolId, limit) as { fileId: number; path: string; repo: string; line: number; col: number; call: number; chunk: number | null }[];
+    return rows.map((r) => ({ ...r, call: !!r.call }));
+  }
+
+  /** Definitions referenced from a chunk (its callees), most referenced first. */
+  calleesOf(chunkId: number, limit = 50): { symbolId: number; n: number }[] {
+    return this.q(
+      `SELECT target AS symbolId, count(*) AS n FROM refs WHERE chunk = ? AND target IS NOT NULL
+        GROUP BY target ORDER BY max(call) DESC, n DESC LIMIT ?`,
+    ).all(chunkId, limit) as { symbolId: number; n: number }[];
+  }
+
+  symbolById(id: number): SymbolHit | undefined {
+    const r = this.q(
+      `SELECT s.id, s.file_id AS fileId, s.name, s.kind, s.container, s.line, s.end_line AS endLine, s.signature,
+              s.exported, f.path, r.name AS repo, f.language
+         FROM symbols s JOIN files f ON f.id = s.file_id JOIN repos r ON r.id = f.repo_id WHERE s.id = ?`,
+    ).get(id) as (Omit<SymbolHit, 'exported'> & { exported: number }) | undefined;
+    return r ? { ...r, exported: !!r.exported } : undefined;
+  }
+
+  /** The chunk of a file that holds a line. */
+  chunkAt(fileId: number, line: number): ChunkRow | undefined {
+    return this.q(
+      `SELECT id, file_id AS fileId, line, end_line AS endLine, kind, symbol, hash FROM chunks
+        WHERE file_id = ? AND line <= ? AND end_line >= ? ORDER BY end_line - line LIMIT 1`,
+    ).get(fileId, line, line) as ChunkRow | undefined;
+  }
+
   symbolCounts(repoId: number): Map<number, number> {
     const rows = this.q(
       'SELECT s.file_id AS id, count(*) AS n FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.repo_id = ? GROUP BY s.file_id',
@@ -343,28 +454,59 @@ export class Store {
 
   // ---- linking -----------------------------------------------------------
 
+  repoSymbols(repoId: number): { id: number; fileId: number; name: string; exported: boolean }[] {
+    const rows = this.q(
+      'SELECT s.id, s.file_id AS fileId, s.name, s.exported FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.repo_id = ?',
+    ).all(repoId) as { id: number; fileId: number; name: string; exported: number }[];
+    return rows.map((r) => ({ ...r, exported: !!r.exported }));
+  }
+
+  symbolNamesOf(fileId: number): string[] {
+    return (this.q('SELECT DISTINCT name FROM symbols WHERE file_id = ?').all(fileId) as { name: string }[]).map((r) => r.name);
+  }
+
+  importsOf(fileId: number): { source: string; line: number; names: { imported: string; local: string }[] }[] {
+    const rows = this.q('SELECT source, line, names FROM imports WHERE file_id = ? ORDER BY line').all(fileId) as { source: string; line: number; names: string }[];
+    return rows.map((r) => ({ source: r.source, line: r.line, names: JSON.parse(r.names) }));
+  }
+
   /**
-   * Resolve every unbound, non-local reference of a repo by name: a unique
-   * definition of that name in the repo becomes the target; several make the
-   * reference ambiguous (candidate count kept, no target).
+   * References the linker must (re)consider: every unbound-by-parser reference
+   * of the given files, plus those anywhere in the repo whose name is in `names`.
+   * files = null means the whole repo.
    */
-  linkRefsByName(repoId: number): void {
-    this.db.exec('DROP TABLE IF EXISTS temp.name_defs');
-    this.db.prepare(
-      `CREATE TEMP TABLE name_defs AS
-         SELECT s.name AS name, min(s.id) AS id, count(*) AS n
-           FROM symbols s JOIN files f ON f.id = s.file_id
-          WHERE f.repo_id = ? GROUP BY s.name`,
-    ).run(repoId);
-    this.db.exec('CREATE INDEX temp.name_defs_name ON name_defs(name)');
-    this.db.prepare(
-      `UPDATE refs SET
-         target    = (SELECT CASE WHEN d.n = 1 THEN d.id END FROM temp.name_defs d WHERE d.name = refs.name),
-         ambiguous = coalesce((SELECT CASE WHEN d.n > 1 THEN d.n ELSE 0 END FROM temp.name_defs d WHERE d.name = refs.name), 0)
-       WHERE binding IN ('free', 'import')
-         AND file_id IN (SELECT id FROM files WHERE repo_id = ?)`,
-    ).run(repoId);
-    this.db.exec('DROP TABLE temp.name_defs');
+  refsToLink(repoId: number, files: Set<number> | null, names: Set<string>): {
+    id: number; fileId: number; name: string; binding: string; source: string | null; imported: string | null; target: number | null; ambiguous: number;
+  }[] {
+    const cols = 'r.id, r.file_id AS fileId, r.name, r.binding, r.source, r.imported, r.target, r.ambiguous';
+    type Row = ReturnType<Store['refsToLink']>[number];
+    if (files === null) {
+      return this.q(
+        `SELECT ${cols} FROM refs r JOIN files f ON f.id = r.file_id WHERE f.repo_id = ? AND r.binding IN ('free', 'import')`,
+      ).all(repoId) as Row[];
+    }
+    this.db.exec('CREATE TEMP TABLE IF NOT EXISTS link_files(id INTEGER PRIMARY KEY); DELETE FROM temp.link_files;');
+    this.db.exec('CREATE TEMP TABLE IF NOT EXISTS link_names(name TEXT PRIMARY KEY); DELETE FROM temp.link_names;');
+    const insF = this.db.prepare('INSERT OR IGNORE INTO temp.link_files(id) VALUES (?)');
+    const insN = this.db.prepare('INSERT OR IGNORE INTO temp.link_names(name) VALUES (?)');
+    this.tx(() => {
+      for (const f of files) insF.run(f);
+      for (const n of names) insN.run(n);
+    });
+    return this.db.prepare(
+      `SELECT ${cols} FROM refs r JOIN files f ON f.id = r.file_id
+        WHERE f.repo_id = ? AND r.binding IN ('free', 'import')
+          AND (r.file_id IN (SELECT id FROM temp.link_files) OR r.name IN (SELECT name FROM temp.link_names))`,
+    ).all(repoId) as Row[];
+  }
+
+  setRefTargets(rows: { id: number; target: number | null; ambiguous: number }[]): void {
+    const up = this.q('UPDATE refs SET target = ?, ambiguous = ? WHERE id = ?');
+    for (let i = 0; i < rows.length; i += 5000) {
+      this.tx(() => {
+        for (const r of rows.slice(i, i + 5000)) up.run(r.target, r.ambiguous, r.id);
+      });
+    }
   }
 
   // ---- meta --------------------------------------------------------------

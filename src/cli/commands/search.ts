@@ -18,9 +18,10 @@ export function registerSearch(code: Command, ctx: Ctx): Command {
     .option('--repo <name>', 'only this repo')
     .option('--limit <n>', 'at most this many results (default 20, max 100)')
     .option('--all', 'every match (text and regex tiers), for pipelines')
+    .option('--refs', 'with --type symbol: the references to the best-matching definition')
     .option('-s, --case-sensitive', 'match case exactly')
     .option('-i, --ignore-case', 'ignore case')
-    .action(async (words: string[], o: { type?: string; repo?: string; limit?: string; all?: boolean; caseSensitive?: boolean; ignoreCase?: boolean }, cmd: Command) => {
+    .action(async (words: string[], o: { type?: string; repo?: string; limit?: string; all?: boolean; caseSensitive?: boolean; ignoreCase?: boolean; refs?: boolean }, cmd: Command) => {
       const g = ctx.globals(cmd);
       const query = words.join(' ');
       if (o.type !== undefined && !(SEARCH_TYPES as readonly string[]).includes(o.type)) {
@@ -30,7 +31,7 @@ export function registerSearch(code: Command, ctx: Ctx): Command {
       const caseMode: CaseMode = o.caseSensitive ? 'sensitive' : o.ignoreCase ? 'insensitive' : 'smart';
       const limit = intFlag('--limit', o.limit, 1, 100);
       const r = await search(query, {
-        dataDir: g.dataDir, org: g.org, type: o.type as SearchType | undefined, repo: o.repo, limit, all: o.all, caseMode,
+        dataDir: g.dataDir, org: g.org, type: o.type as SearchType | undefined, repo: o.repo, limit, all: o.all, caseMode, refs: o.refs,
       });
       for (const w of r.warnings) ctx.io.stderr.write(`hanzo: ${w}\n`);
       const out = g.json ? searchJson(r) : ctx.io.stdout.isTTY ? searchTTY(r, g.color) : searchPlain(r);

@@ -1,0 +1,139 @@
+// The hybrid tier: the planner's requests sent to every tier, each tier's
+// hits mapped onto chunks (so a line match, a definition and a semantic hit
+// in the same function meet as one span), fused by reciprocal rank. The
+// lists it fuses, in order: exact text, quoted literals, symbols, keyword
+// BM25 per chunk, keyword BM25 per file, paths named in the query, semantic.
+
+import { rrf, type RankedList } from '../fuse/rrf.js';
+import { planQuery, type Plan } from '../plan/plan.js';
+import type { ChunkHit, Store } from '../store/store.js';
+import { lexicalSearch } from './lexical.js';
+import { findDefinitions } from './symbols.js';
+import { hitId, type CaseMode, type Hit, type RetrieverResult } from './types.js';
+
+export interface HybridOptions {
+  repoId?: number;
+  limit: number;
+  caseMode: CaseMode;
+  /** the semantic tier, when vectors and a gateway exist: ranked chunk ids */
+  semantic?: (query: string, k: number) => Promise<RetrieverResult>;
+}
+
+const PER_LIST = 100;
+const SNIPPET_LINES = 12;
+const TEST_PATH = /(^|\/)(tests?|testdata|__tests__|spec)\/|(_test\.go|\.test\.[jt]sx?|\.spec\.[jt]sx?|_test\.py)$|(^|\/)test_[^/]*\.py$/;
+
+function chunkKey(id: number): string {
+  return `c${id}`;
+}
+
+/** FTS5 MATCH for keyword terms: any term, each quoted so no term is read as syntax. */
+export function keywordMatch(terms: string[]): string | null {
+  const t = terms.filter((x) => /^[\p{L}\p{N}_]+$/u.test(x)).map((x) => `"${x}"`);
+  return t.length ? t.join(' OR ') : null;
+}
+
+export async function hybridSearch(store: Store, query: string, opts: HybridOptions): Promise<RetrieverResult & { plan: Plan }> {
+  const plan = planQuery(query);
+  const lists: RankedList[] = [];
+  const warnings: string[] = [];
+  let capped = false;
+  let degraded = false;
+
+  const lineToChunk = (fileId: number, line: number): string | null => {
+    const c = store.chunkAt(fileId, line);
+    return c ? chunkKey(c.id) : null;
+  };
+  const lexicalList = (name: string, q: string, mode: 'text' | 'regex') => {
+    try {
+      const r = lexicalSearch(store, q, { mode, caseMode: opts.caseMode, repoId: opts.repoId, limit: PER_LIST * 3 });
+      lists.push({ name, ids: r.hits.map((h) => lineToChunk(h.fileId, h.line)).filter((x): x is string => !!x) });
+    } catch {
+      /* a literal that cannot be searched (e.g. only a newline) adds nothing */
+    }
+  };
+
+  if (plan.exact) lexicalList('text', plan.exact, 'text');
+  for (const [i, lit] of plan.literals.entries()) if (lit !== plan.exact) lexicalList(`literal${i}`, lit, 'text');
+
+  if (plan.symbols.length) {
+    const ids: string[] = [];
+    for (const s of plan.symbols) {
+      for (const d of findDefinitions(store, s, opts.repoId, 20, true)) {
+        const k = lineToChunk(d.fileId, d.line);
+        if (k) ids.push(k);
+      }
+    }
+    lists.push({ name: 'symbol', ids });
+  }
+
+  const match = keywordMatch(plan.keywords);
+  if (match) {
+    const rows = store.wordSearch(match, PER_LIST * 3, [2, 4, 1], opts.repoId);
+    lists.push({ name: 'keyword', ids: rows.slice(0, PER_LIST).map((r) => chunkKey(r.chunkId)) });
+    // file level: a file whose chunks keep matching is likelier the one meant
+    const byFile = new Map<number, { best: number; scores: number[] }>();
+    for (const c of store.chunksByIds(rows.map((r) => r.chunkId))) {
+      const score = rows.find((r) => r.chunkId === c.id)!.score;
+      const e = byFile.get(c.fileId);
+      if (!e) byFile.set(c.fileId, { best: c.id, scores: [score] });
+      else e.scores.push(score);
+    }
+    const files = [...byFile.values()]
+      .map((e) => ({ best: e.best, score: e.scores.slice(0, 3).reduce((a, b) => a + b, 0) }))
+      .sort((a, b) => b.score - a.score);
+    lists.push({ name: 'file', ids: files.map((f) => chunkKey(f.best)) });
+  }
+
+  if (plan.paths.length) {
+    const ids: string[] = [];
+    for (const p of plan.paths) {
+      for (const f of store.filesByPathSuffix(p, opts.repoId, 5)) {
+        const c = store.chunksOf(f.id)[0];
+        if (c) ids.push(chunkKey(c.id));
+      }
+    }
+    lists.push({ name: 'path', ids });
+  }
+
+  if (opts.semantic) {
+    const r = await opts.semantic(query, PER_LIST);
+    capped = r.capped;
+    if (r.status !== 'ok') {
+      if (r.message) warnings.push(r.message);
+      if (r.status === 'failed') degraded = true;
+    } else {
+      lists.push({ name: 'semantic', ids: r.hits.map((h) => lineToChunk(h.fileId, h.line)).filter((x): x is string => !!x) });
+    }
+  }
+
+  const fused = rrf(lists);
+  // prose asks about behaviour: a test that exercises it is rarely the code to change
+  if (plan.prose) {
+    const chunks = new Map(store.chunksByIds(fused.slice(0, opts.limit * 4).map((f) => Number(f.id.slice(1)))).map((c) => [chunkKey(c.id), c]));
+    for (const f of fused) {
+      const c = chunks.get(f.id);
+      if (c && TEST_PATH.test(c.path)) f.score *= 0.8;
+    }
+    fused.sort((a, b) => b.score - a.score);
+  }
+  const top = fused.slice(0, opts.limit);
+  const rows = new Map(store.chunksByIds(top.map((f) => Number(f.id.slice(1)))).map((c) => [chunkKey(c.id), c] as [string, ChunkHit]));
+  const texts = new Map<number, string[]>();
+  const hits: Hit[] = [];
+  for (const f of top) {
+    const c = rows.get(f.id);
+    if (!c) continue;
+    let lines = texts.get(c.fileId);
+    if (!lines) texts.set(c.fileId, (lines = (store.content(c.fileId) ?? '').split('\n')));
+    hits.push({
+      id: hitId(c.fileId, c.line, c.endLine), fileId: c.fileId, repo: c.repo, file: c.path, line: c.line, endLine: c.endLine,
+      kind: c.kind, symbol: c.symbol, role: 'match', tier: 'hybrid', score: Math.round(f.score * 1e6) / 1e6,
+      snippet: lines.slice(c.line - 1, Math.min(c.endLine, c.line + SNIPPET_LINES - 1)).join('\n'),
+    });
+  }
+  return {
+    tier: 'hybrid', hits, status: degraded && hits.length === 0 ? 'failed' : 'ok', capped,
+    message: warnings.length ? warnings.join('; ') : undefined, plan,
+  };
+}
