@@ -13,7 +13,8 @@ import { RegexError } from './retrieve/regex.js';
 import { referenceSearch, symbolSearch } from './retrieve/symbols.js';
 import type { CaseMode, Hit, RetrieverResult } from './retrieve/types.js';
 import { Store } from './store/store.js';
-import type { SearchResults, Tier } from './types.js';
+import { pack, type Candidate } from './pack/pack.js';
+import type { ContextBundle, Kind, Role, SearchResults, Span, Tier } from './types.js';
 
 export type { IndexSummary } from './index/indexer.js';
 export type { Hit } from './retrieve/types.js';
@@ -257,5 +258,76 @@ export function file(p: string, opts: FileOptions): FileResult {
       .slice(0, 3)
       .map((x) => x.c);
     throw new NotIndexedError(`"${rel}" is not indexed${opts.repo ? ` in repo "${opts.repo}"` : ''}`, scored);
+  });
+}
+
+// ---- context ---------------------------------------------------------------
+
+export const DEFAULT_BUDGET = 8000;
+export const MAX_BUDGET = 200_000;
+const CONTEXT_SEEDS = 12;
+const CALLEES_PER_SEED = 4;
+const CALLERS_PER_SEED = 3;
+
+export interface ContextOptions extends StoreOptions { repo?: string; budgetTokens?: number; caseMode?: CaseMode }
+
+function chunkSpan(store: Store, c: { fileId: number; line: number; endLine: number; kind: Kind; symbol: string }, meta: { repo: string; file: string }, role: Role, tier: Tier, score: number): Span {
+  const lines = (store.content(c.fileId) ?? '').split('\n');
+  return {
+    repo: meta.repo, file: meta.file, line: c.line, endLine: c.endLine, kind: c.kind, symbol: c.symbol,
+    role, tier, score, snippet: lines.slice(c.line - 1, c.endLine).join('\n'),
+  };
+}
+
+/** The most relevant code for a query, packed into a token budget (code.ContextBundle). */
+export async function context(query: string, opts: ContextOptions): Promise<ContextBundle> {
+  const budget = opts.budgetTokens ?? DEFAULT_BUDGET;
+  if (!Number.isInteger(budget) || budget < 1 || budget > MAX_BUDGET) {
+    throw new UsageError(`invalid budget ${budget}: use a whole number of tokens from 1 to ${MAX_BUDGET}`);
+  }
+  if (query.trim() === '') throw new UsageError('empty query: say what the context is for');
+  return withStoreAsync(opts, async (store) => {
+    const rid = repoId(store, opts.repo);
+    const empty: ContextBundle = { query, repo: opts.repo ?? '', budgetTokens: budget, usedTokens: 0, spans: [], capped: false, degraded: false, omitted: [] };
+    let seeds: RetrieverResult;
+    try {
+      seeds = await hybridSearch(store, query, { repoId: rid, limit: CONTEXT_SEEDS, caseMode: opts.caseMode ?? 'smart' });
+    } catch (e) {
+      if (e instanceof UsageError) throw e;
+      return { ...empty, degraded: true };
+    }
+    const candidates: Candidate[] = [];
+    for (const h of seeds.hits) {
+      const chunk = store.chunkAt(h.fileId, h.line);
+      if (!chunk) continue;
+      const seed = chunkSpan(store, chunk, h, 'match', 'hybrid', h.score);
+      const callees: Span[] = [];
+      for (const c of store.calleesOf(chunk.id, CALLEES_PER_SEED * 3)) {
+        if (callees.length >= CALLEES_PER_SEED) break;
+        const d = store.symbolById(c.symbolId);
+        if (!d || (d.fileId === chunk.fileId && d.line >= chunk.line && d.line <= chunk.endLine)) continue;
+        const dc = store.chunkAt(d.fileId, d.line);
+        if (!dc) continue;
+        callees.push(chunkSpan(store, { ...dc, kind: d.kind, symbol: d.name }, { repo: d.repo, file: d.path }, 'definition', 'symbol', c.n));
+      }
+      // key callers: of what this chunk defines, the chunks that reference it most
+      const callers: Span[] = [];
+      const counts = new Map<number, { n: number; ref: { fileId: number; path: string; repo: string } }>();
+      for (const s of store.symbolsOf(chunk.fileId).filter((s) => s.line >= chunk.line && s.line <= chunk.endLine)) {
+        for (const r of store.refsTo(s.id, 200)) {
+          if (r.chunk === null || r.chunk === chunk.id) continue;
+          const e = counts.get(r.chunk);
+          if (e) e.n++;
+          else counts.set(r.chunk, { n: 1, ref: r });
+        }
+      }
+      for (const [cid, e] of [...counts.entries()].sort((a, b) => b[1].n - a[1].n).slice(0, CALLERS_PER_SEED)) {
+        const cc = store.chunk(cid);
+        if (cc) callers.push(chunkSpan(store, cc, { repo: e.ref.repo, file: e.ref.path }, 'caller', 'symbol', e.n));
+      }
+      candidates.push({ seed, callees, callers });
+    }
+    const packed = pack(candidates, budget);
+    return { ...empty, usedTokens: packed.usedTokens, spans: packed.spans, omitted: packed.omitted, capped: seeds.capped, degraded: seeds.status === 'failed' };
   });
 }

@@ -46,7 +46,8 @@ const FENCE = /```[\w-]*\n([\s\S]*?)```/g;
 function stripRoot(p: string): string {
   // absolute paths from a traceback: keep the tail that a repo could hold
   const parts = p.replace(/\\/g, '/').split('/').filter(Boolean);
-  const at = parts.findIndex((x) => /^(site-packages|dist-packages|src|lib|python\d(\.\d+)?)$/.test(x));
+  let at = -1;
+  for (let i = parts.length - 2; i >= 0 && at < 0; i--) if (/^(site-packages|dist-packages|src|lib|python\d(\.\d+)?)$/.test(parts[i]!)) at = i;
   const tail = at >= 0 ? parts.slice(at + 1) : parts.slice(-3);
   return tail.join('/');
 }
@@ -83,14 +84,15 @@ export function planQuery(raw: string): Plan {
     literals.push(lit);
   }
   for (const m of noFences.matchAll(PATHLIKE)) paths.push(m[1]!);
-  for (const m of noFences.matchAll(QUALIFIED)) {
+  // identifiers count wherever they are, code fences included
+  for (const m of q.matchAll(QUALIFIED)) {
     const s = m[0];
     if (/\.(py|go|rs|java|ts|tsx|js|jsx|c|h|md|txt|json)$/.test(s)) continue;
     symbols.push(s);
     const last = s.split(/\.|::|#/).pop()!;
     symbols.push(last);
   }
-  for (const m of noFences.matchAll(CODEY)) symbols.push(m[0]);
+  for (const m of q.matchAll(CODEY)) symbols.push(m[0]);
 
   const keywords = uniq(
     codeTokens(noFences.replace(PY_FRAME, ' $3 ').replace(QUOTED, ' $1$2$3 '))

@@ -13,8 +13,11 @@
 // directory is never read, which both keeps huge ignored trees (node_modules,
 // build/) free and gives git's rule that nothing below an excluded directory
 // can be re-included. The root is the top: .gitignore files above it, the
-// user's core.excludesFile and $GIT_DIR of a worktree's `.git` file are not
-// read, so an index does not depend on who built it.
+// user's core.excludesFile and the info/exclude of a worktree (whose `.git` is
+// a file) are not read, so an index does not depend on who built it. It lists
+// directories itself (readdir) instead of through fast-glob because pruning
+// needs each directory's .gitignore read before its entries are judged, which
+// a glob walk's fixed ignore list cannot express.
 //
 // Symlinks are skipped entirely, whether they point at a file or a directory,
 // inside the root or out of it, as `rg` does without -L (and close to git,

@@ -14,6 +14,7 @@ import { python } from './python.js';
 import { ruby } from './ruby.js';
 import { rust } from './rust.js';
 import { solidity } from './solidity.js';
+import { swift } from './swift.js';
 
 export const LANGS: Record<string, LangSpec> = {
   c,
@@ -27,4 +28,5 @@ export const LANGS: Record<string, LangSpec> = {
   ruby,
   rust,
   solidity,
+  swift,
 };
