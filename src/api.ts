@@ -7,7 +7,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { UsageError } from './errors.js';
 import { indexCheckout as runIndex, type IndexOptions, type IndexSummary } from './index/indexer.js';
+import { Gateway, gatewayConfig } from './gateway/client.js';
+import { embedChunks, type EmbedSummary } from './index/embed.js';
 import { hybridSearch } from './retrieve/hybrid.js';
+import { hasVectors, semanticSearch } from './retrieve/semantic.js';
 import { lexicalSearch } from './retrieve/lexical.js';
 import { RegexError } from './retrieve/regex.js';
 import { referenceSearch, symbolSearch } from './retrieve/symbols.js';
@@ -20,6 +23,19 @@ export type { IndexSummary } from './index/indexer.js';
 export type { Hit } from './retrieve/types.js';
 
 export interface StoreOptions { dataDir: string; org: string }
+
+/** Where the gateway settings come from: the environment (HANZO_BASE_URL, HANZO_API_KEY, HANZO_EMBED_MODEL) and flags. */
+export interface GatewayOptions {
+  env?: NodeJS.ProcessEnv;
+  embedModel?: string;
+  /** tests: a smaller semantic scan cap than the API's 50,000 */
+  scanCap?: number;
+}
+
+function gatewayFor(o: GatewayOptions): { gateway: Gateway; model: string } {
+  const cfg = gatewayConfig(o.env ?? process.env, { embedModel: o.embedModel });
+  return { gateway: new Gateway(cfg), model: cfg.embedModel };
+}
 
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
@@ -51,8 +67,21 @@ async function withStoreAsync<T>(o: StoreOptions, fn: (s: Store) => Promise<T>, 
   }
 }
 
-export async function indexCheckout(root: string, opts: StoreOptions & IndexOptions): Promise<IndexSummary & { store: string }> {
-  return withStoreAsync(opts, async (store) => ({ ...(await runIndex(store, root, opts)), store: store.file }), true);
+export interface IndexCheckoutOptions extends StoreOptions, IndexOptions, GatewayOptions {
+  /** embed new and changed chunks through the gateway after indexing */
+  embed?: boolean;
+  onEmbedProgress?: (p: { done: number; total: number; tokens: number; seconds: number }) => void;
+}
+
+export async function indexCheckout(root: string, opts: IndexCheckoutOptions): Promise<IndexSummary & { store: string; embed?: EmbedSummary }> {
+  return withStoreAsync(opts, async (store) => {
+    const s = await runIndex(store, root, opts);
+    if (!opts.embed) return { ...s, store: store.file };
+    const { gateway, model } = gatewayFor(opts);
+    const e = await embedChunks(store, gateway, model, opts.onEmbedProgress);
+    store.checkpoint();
+    return { ...s, bytes: store.sizeBytes(), store: store.file, embed: e };
+  }, true);
 }
 
 export function repoId(store: Store, repo: string | undefined): number | undefined {
@@ -67,7 +96,7 @@ export function repoId(store: Store, repo: string | undefined): number | undefin
   return r.id;
 }
 
-export interface SearchOptions extends StoreOptions {
+export interface SearchOptions extends StoreOptions, GatewayOptions {
   type?: SearchType;
   repo?: string;
   limit?: number;
@@ -82,6 +111,14 @@ export interface SearchOutput extends SearchResults {
   results: Hit[];
   /** lines for stderr: what failed or is missing */
   warnings: string[];
+}
+
+/** The semantic tier for hybrid use: only when vectors of the model exist, so the network is used only when asked. */
+function semanticFor(store: Store, opts: GatewayOptions, rid: number | undefined) {
+  const cfg = gatewayConfig(opts.env ?? process.env, { embedModel: opts.embedModel });
+  if (!hasVectors(store, cfg.embedModel, rid)) return undefined;
+  const gateway = new Gateway(cfg);
+  return (q: string, k: number) => semanticSearch(store, gateway, cfg.embedModel, q, { repoId: rid, limit: k, scanCap: opts.scanCap });
 }
 
 export function checkLimit(limit: number | undefined): number {
@@ -116,11 +153,16 @@ export async function search(query: string, opts: SearchOptions): Promise<Search
         case 'regex':
           res = lexicalSearch(store, query, { mode: 'regex', caseMode, repoId: rid, limit: unlimited ? null : limit });
           break;
+        case 'semantic': {
+          const { gateway, model } = gatewayFor(opts);
+          res = await semanticSearch(store, gateway, model, query, { repoId: rid, limit, scanCap: opts.scanCap });
+          break;
+        }
         case 'text':
           res = lexicalSearch(store, query, { mode: 'text', caseMode, repoId: rid, limit: unlimited ? null : limit });
           break;
         default:
-          res = await hybridSearch(store, query, { repoId: rid, limit, caseMode });
+          res = await hybridSearch(store, query, { repoId: rid, limit, caseMode, semantic: semanticFor(store, opts, rid) });
           break;
       }
     } catch (e) {
@@ -130,8 +172,10 @@ export async function search(query: string, opts: SearchOptions): Promise<Search
       return { query, type, results: [], degraded: true, capped: false, warnings: [`retrieval failed: ${(e as Error).message}`] };
     }
     const warnings = res.message ? [res.message] : [];
+    // fail-honest: a failed tier answers empty and degraded, never with partial guesses
+    const degraded = res.status === 'failed';
     return {
-      query, type: res.tier as Tier, results: res.hits, degraded: res.status === 'failed', capped: res.capped, warnings,
+      query, type: res.tier as Tier, results: degraded && type === 'semantic' ? [] : res.hits, degraded, capped: res.capped, warnings,
     };
   });
 }
@@ -269,7 +313,7 @@ const CONTEXT_SEEDS = 12;
 const CALLEES_PER_SEED = 4;
 const CALLERS_PER_SEED = 3;
 
-export interface ContextOptions extends StoreOptions { repo?: string; budgetTokens?: number; caseMode?: CaseMode }
+export interface ContextOptions extends StoreOptions, GatewayOptions { repo?: string; budgetTokens?: number; caseMode?: CaseMode }
 
 function chunkSpan(store: Store, c: { fileId: number; line: number; endLine: number; kind: Kind; symbol: string }, meta: { repo: string; file: string }, role: Role, tier: Tier, score: number): Span {
   const lines = (store.content(c.fileId) ?? '').split('\n');
@@ -291,7 +335,7 @@ export async function context(query: string, opts: ContextOptions): Promise<Cont
     const empty: ContextBundle = { query, repo: opts.repo ?? '', budgetTokens: budget, usedTokens: 0, spans: [], capped: false, degraded: false, omitted: [] };
     let seeds: RetrieverResult;
     try {
-      seeds = await hybridSearch(store, query, { repoId: rid, limit: CONTEXT_SEEDS, caseMode: opts.caseMode ?? 'smart' });
+      seeds = await hybridSearch(store, query, { repoId: rid, limit: CONTEXT_SEEDS, caseMode: opts.caseMode ?? 'smart', semantic: semanticFor(store, opts, rid) });
     } catch (e) {
       if (e instanceof UsageError) throw e;
       return { ...empty, degraded: true };

@@ -14,7 +14,6 @@ export const BABEL_LANGUAGES: readonly string[] = ['typescript', 'tsx', 'javascr
 
 // Babel's AST is walked by field name; its node types would add a dependency
 // (@babel/types) for no runtime gain, so nodes are typed loosely on purpose.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Node = any;
 
 type DefKind = Exclude<Kind, 'block'>;

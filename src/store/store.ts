@@ -509,6 +509,55 @@ export class Store {
     }
   }
 
+  // ---- embeddings --------------------------------------------------------
+
+  /** One chunk per distinct content hash that has no vector for `model` yet (the same text is embedded once). */
+  chunksWithoutVectors(model: string, repoId?: number): { hash: string; fileId: number; line: number; endLine: number }[] {
+    const repoCond = repoId === undefined ? '' : 'AND f.repo_id = ' + Number(repoId);
+    return this.db.prepare(
+      `SELECT c.hash, min(c.file_id) AS fileId, c.line, c.end_line AS endLine
+         FROM chunks c JOIN files f ON f.id = c.file_id
+        WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.hash = c.hash AND e.model = ?) ${repoCond}
+        GROUP BY c.hash ORDER BY min(c.id)`,
+    ).all(model) as { hash: string; fileId: number; line: number; endLine: number }[];
+  }
+
+  putEmbeddings(model: string, dim: number, rows: { hash: string; vec: Buffer }[]): void {
+    const ins = this.q('INSERT OR REPLACE INTO embeddings(hash, model, dim, vec) VALUES (?, ?, ?, ?)');
+    this.tx(() => { for (const r of rows) ins.run(r.hash, model, dim, r.vec); });
+  }
+
+  /** Vectors whose chunk is gone go with it. */
+  pruneEmbeddings(): number {
+    return this.q('DELETE FROM embeddings WHERE hash NOT IN (SELECT hash FROM chunks)').run().changes;
+  }
+
+  vectorCount(model: string, repoId?: number): number {
+    const r = (repoId === undefined
+      ? this.q('SELECT count(*) AS n FROM embeddings WHERE model = ?').get(model)
+      : this.q(`SELECT count(*) AS n FROM embeddings e WHERE e.model = ? AND EXISTS
+                 (SELECT 1 FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.hash = e.hash AND f.repo_id = ?)`).get(model, repoId)) as { n: number };
+    return r.n;
+  }
+
+  /** At most `cap` vectors of a model, in a stable order, for the cosine scan. */
+  vectors(model: string, cap: number, repoId?: number): { hash: string; dim: number; vec: Buffer }[] {
+    return (repoId === undefined
+      ? this.q('SELECT hash, dim, vec FROM embeddings WHERE model = ? ORDER BY hash LIMIT ?').all(model, cap)
+      : this.q(`SELECT e.hash, e.dim, e.vec FROM embeddings e WHERE e.model = ? AND EXISTS
+                 (SELECT 1 FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.hash = e.hash AND f.repo_id = ?)
+                ORDER BY e.hash LIMIT ?`).all(model, repoId, cap)) as { hash: string; dim: number; vec: Buffer }[];
+  }
+
+  /** The chunks holding a content hash (first one per file). */
+  chunksByHash(hash: string, repoId?: number): ChunkHit[] {
+    return (repoId === undefined
+      ? this.q(`SELECT c.id, c.file_id AS fileId, c.line, c.end_line AS endLine, c.kind, c.symbol, c.hash, f.path, r.name AS repo, f.language
+                  FROM chunks c JOIN files f ON f.id = c.file_id JOIN repos r ON r.id = f.repo_id WHERE c.hash = ? ORDER BY c.id`).all(hash)
+      : this.q(`SELECT c.id, c.file_id AS fileId, c.line, c.end_line AS endLine, c.kind, c.symbol, c.hash, f.path, r.name AS repo, f.language
+                  FROM chunks c JOIN files f ON f.id = c.file_id JOIN repos r ON r.id = f.repo_id WHERE c.hash = ? AND f.repo_id = ? ORDER BY c.id`).all(hash, repoId)) as ChunkHit[];
+  }
+
   // ---- meta --------------------------------------------------------------
 
   getMeta(key: string): string | undefined {

@@ -25,10 +25,12 @@ export function registerContext(code: Command, ctx: Ctx): Command {
     .argument('<query...>', 'what the context is for (a question, a bug report, an identifier)')
     .option('--budget <tokens>', 'token budget (default 8000, at most 200000; ~4 characters a token)')
     .option('--repo <name>', 'only this repo')
-    .action(async (words: string[], o: { budget?: string; repo?: string }, cmd: Command) => {
+    .option('--embed-model <model>', 'embedding model for the semantic tier (env HANZO_EMBED_MODEL)')
+    .action(async (words: string[], o: { budget?: string; repo?: string; embedModel?: string }, cmd: Command) => {
       const g = ctx.globals(cmd);
       const b = await context(words.join(' '), {
         dataDir: g.dataDir, org: g.org, repo: o.repo, budgetTokens: intFlag('--budget', o.budget, 1, 200_000),
+        embedModel: o.embedModel, env: ctx.io.env,
       });
       if (b.degraded) ctx.io.stderr.write('hanzo: retrieval failed; the bundle is empty because of an outage, not an absence of matches\n');
       ctx.io.stdout.write(g.json ? JSON.stringify(b) + '\n' : contextText(b));

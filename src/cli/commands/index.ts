@@ -3,17 +3,21 @@
 import type { Command } from 'commander';
 import Table from 'cli-table3';
 import { indexCheckout, type IndexSummary } from '../../api.js';
+import type { EmbedSummary } from '../../index/embed.js';
 import type { Ctx } from '../main.js';
 import { intFlag } from '../main.js';
 
-export function summaryJson(s: IndexSummary & { store: string }): string {
+type Summary = IndexSummary & { store: string; embed?: EmbedSummary };
+
+export function summaryJson(s: Summary): string {
   return JSON.stringify({
     scanned: s.scanned, added: s.added, updated: s.updated, unchanged: s.unchanged, pruned: s.pruned,
     skipped: s.skipped, bytes: s.bytes, seconds: s.seconds, repo: s.repo, store: s.store,
+    ...(s.embed ? { embedded: s.embed.embedded, embedTokens: s.embed.tokens, embedModel: s.embed.model } : {}),
   }) + '\n';
 }
 
-export function summaryTable(s: IndexSummary & { store: string }): string {
+export function summaryTable(s: Summary): string {
   const t = new Table({
     head: ['repo', s.repo],
     style: { head: [], border: [] },
@@ -27,6 +31,9 @@ export function summaryTable(s: IndexSummary & { store: string }): string {
     ['read', `${mb(s.sourceBytes)} (${s.seconds > 0 ? (s.sourceBytes / 1048576 / s.seconds).toFixed(1) : '-'} MB/s)`],
     ['store', `${mb(s.bytes)}  ${s.store}`], ['seconds', s.seconds.toFixed(2)],
   );
+  if (s.embed) {
+    t.push(['embedded', `${s.embed.embedded} chunks (${s.embed.reused} already had vectors), ${s.embed.tokens} tokens, ${s.embed.model}, ${s.embed.seconds.toFixed(2)} s`]);
+  }
   return t.toString() + '\n';
 }
 
@@ -37,7 +44,9 @@ export function registerIndex(code: Command, ctx: Ctx): Command {
     .argument('[path]', 'the checkout to index', '.')
     .option('--repo <owner/name>', 'repo name (default: from the origin remote, else the folder name)')
     .option('--max-file-size <bytes>', 'skip files larger than this (default 1048576)')
-    .action(async (p: string, o: { repo?: string; maxFileSize?: string }, cmd: Command) => {
+    .option('--embed', 'also embed new and changed chunks through the gateway (HANZO_BASE_URL, HANZO_API_KEY)')
+    .option('--embed-model <model>', 'embedding model (env HANZO_EMBED_MODEL, default text-embedding-3-small)')
+    .action(async (p: string, o: { repo?: string; maxFileSize?: string; embed?: boolean; embedModel?: string }, cmd: Command) => {
       const g = ctx.globals(cmd);
       const maxFileSize = intFlag('--max-file-size', o.maxFileSize, 1, 1 << 30);
       const io = ctx.io;
@@ -49,7 +58,12 @@ export function registerIndex(code: Command, ctx: Ctx): Command {
       }
       try {
         const s = await indexCheckout(root, {
-          dataDir: g.dataDir, org: g.org, repo: o.repo, maxFileSize,
+          dataDir: g.dataDir, org: g.org, repo: o.repo, maxFileSize, embed: o.embed, embedModel: o.embedModel, env: io.env,
+          onEmbedProgress: spinner
+            ? ({ done, total, tokens, seconds }) => {
+                spinner!.text = `embedding ${done}/${total} chunks  ${(done / Math.max(seconds, 0.001)).toFixed(0)} chunks/s  ${tokens} tokens`;
+              }
+            : undefined,
           onProgress: spinner
             ? ({ done, total, bytes, seconds }) => {
                 spinner!.text = `${done}/${total} files  ${(bytes / 1048576 / Math.max(seconds, 0.001)).toFixed(1)} MB/s`;

@@ -18,10 +18,11 @@ export function registerSearch(code: Command, ctx: Ctx): Command {
     .option('--repo <name>', 'only this repo')
     .option('--limit <n>', 'at most this many results (default 20, max 100)')
     .option('--all', 'every match (text and regex tiers), for pipelines')
+    .option('--embed-model <model>', 'embedding model for the semantic tier (env HANZO_EMBED_MODEL)')
     .option('--refs', 'with --type symbol: the references to the best-matching definition')
     .option('-s, --case-sensitive', 'match case exactly')
     .option('-i, --ignore-case', 'ignore case')
-    .action(async (words: string[], o: { type?: string; repo?: string; limit?: string; all?: boolean; caseSensitive?: boolean; ignoreCase?: boolean; refs?: boolean }, cmd: Command) => {
+    .action(async (words: string[], o: { type?: string; repo?: string; limit?: string; all?: boolean; caseSensitive?: boolean; ignoreCase?: boolean; refs?: boolean; embedModel?: string }, cmd: Command) => {
       const g = ctx.globals(cmd);
       const query = words.join(' ');
       if (o.type !== undefined && !(SEARCH_TYPES as readonly string[]).includes(o.type)) {
@@ -31,11 +32,12 @@ export function registerSearch(code: Command, ctx: Ctx): Command {
       const caseMode: CaseMode = o.caseSensitive ? 'sensitive' : o.ignoreCase ? 'insensitive' : 'smart';
       const limit = intFlag('--limit', o.limit, 1, 100);
       const r = await search(query, {
-        dataDir: g.dataDir, org: g.org, type: o.type as SearchType | undefined, repo: o.repo, limit, all: o.all, caseMode, refs: o.refs,
+        dataDir: g.dataDir, org: g.org, type: o.type as SearchType | undefined, repo: o.repo, limit, all: o.all, caseMode, refs: o.refs, embedModel: o.embedModel, env: ctx.io.env,
       });
       for (const w of r.warnings) ctx.io.stderr.write(`hanzo: ${w}\n`);
       const out = g.json ? searchJson(r) : ctx.io.stdout.isTTY ? searchTTY(r, g.color) : searchPlain(r);
       ctx.io.stdout.write(out);
-      ctx.exitCode = r.results.length > 0 ? 0 : 1;
+      // an outage is not an absence of matches: degraded answers exit 0 (fail-honest)
+      ctx.exitCode = r.results.length > 0 || r.degraded ? 0 : 1;
     });
 }
