@@ -64,13 +64,16 @@ export async function hybridSearch(store: Store, query: string, opts: HybridOpti
         if (k) ids.push(k);
       }
     }
-    lists.push({ name: 'symbol', ids });
+    // definitions over mentions: for a code-like query the definition is usually what is meant
+    lists.push({ name: 'symbol', ids, weight: plan.exact ? 3 : 1 });
   }
 
   const match = keywordMatch(plan.keywords);
   if (match) {
     const rows = store.wordSearch(match, PER_LIST * 3, [2, 4, 1], opts.repoId);
-    lists.push({ name: 'keyword', ids: rows.slice(0, PER_LIST).map((r) => chunkKey(r.chunkId)) });
+    // for a code-like query the keyword lists only break ties between exact hits
+    const kw = plan.exact ? 0.5 : 1;
+    lists.push({ name: 'keyword', ids: rows.slice(0, PER_LIST).map((r) => chunkKey(r.chunkId)), weight: kw });
     // file level: a file whose chunks keep matching is likelier the one meant
     const byFile = new Map<number, { best: number; scores: number[] }>();
     for (const c of store.chunksByIds(rows.map((r) => r.chunkId))) {
@@ -82,7 +85,7 @@ export async function hybridSearch(store: Store, query: string, opts: HybridOpti
     const files = [...byFile.values()]
       .map((e) => ({ best: e.best, score: e.scores.slice(0, 3).reduce((a, b) => a + b, 0) }))
       .sort((a, b) => b.score - a.score);
-    lists.push({ name: 'file', ids: files.map((f) => chunkKey(f.best)) });
+    lists.push({ name: 'file', ids: files.map((f) => chunkKey(f.best)), weight: kw });
   }
 
   if (plan.paths.length) {

@@ -70,13 +70,23 @@ export function findDefinitions(store: Store, query: string, repoId?: number, li
       if (!seen.has(r.id)) { seen.add(r.id); out.push(r); }
     }
   };
-  // a dotted or qualified query (Class.method, pkg.Func) matches container + name
-  const qual = q.match(/^(?:[\w$]+[.:#]+)*([\w$]+)[.:#]+([\w$]+)$/);
-  if (qual) {
-    const [, container, name] = qual;
-    const rows = store.findSymbols('exact', name!, repoId, 5000);
-    take(rows.filter((r) => r.container === container || r.container.toLowerCase() === container!.toLowerCase() || r.path.split('/').slice(-2, -1)[0] === container));
-    take(rows);
+  // a dotted or qualified query (Class.method, pkg.Func, pkg.Type.Method)
+  // matches the name, ranked by how many qualifiers name its container or a
+  // segment of its path
+  const parts = q.split(/\.|::|#/).filter(Boolean);
+  if (parts.length >= 2 && parts.every((p) => /^[\w$]+$/.test(p))) {
+    const name = parts[parts.length - 1]!;
+    const quals = parts.slice(0, -1).map((p) => p.toLowerCase());
+    const score = (r: SymbolHit) => {
+      const segs = new Set(r.path.toLowerCase().replace(/\.[^./]+$/, '').split('/'));
+      const cont = r.container.toLowerCase().split('.');
+      return quals.reduce((n, ql) => n + (cont.includes(ql) ? 2 : segs.has(ql) ? 1 : 0), 0);
+    };
+    const rows = store.findSymbols('exact', name, repoId, 5000).map((r) => ({ r, s: score(r) }));
+    const best = rows.filter((x) => x.s > 0).sort((a, b) => b.s - a.s || order(a.r, b.r));
+    for (const x of best) { if (out.length >= limit) break; if (!seen.has(x.r.id)) { seen.add(x.r.id); out.push(x.r); } }
+    if (out.length >= limit || (bestClassOnly && out.length > 0)) return out;
+    take(rows.map((x) => x.r));
     if (out.length >= limit || (bestClassOnly && out.length > 0)) return out;
   }
   if (/^[\w$]+$/.test(q)) {
