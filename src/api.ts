@@ -138,6 +138,9 @@ export async function search(query: string, opts: SearchOptions): Promise<Search
     const rid = repoId(store, opts.repo);
     const caseMode = opts.caseMode ?? 'smart';
     if (opts.refs && type !== 'symbol') throw new UsageError(`--refs goes with --type symbol (got --type ${type})`);
+    if (opts.all && !(type === 'text' || type === 'regex' || (type === 'symbol' && opts.refs))) {
+      throw new UsageError(`--all goes with --type text or regex (or symbol --refs); --type ${type} answers at most ${MAX_LIMIT} ranked results`);
+    }
     const unlimited = opts.all && (type === 'text' || type === 'regex');
     let res: RetrieverResult;
     try {

@@ -157,9 +157,15 @@ test('org boundary: one org never answers with another org\'s rows', async () =>
   const b = makeRepo({ 'other.txt': 'tenant-b\n' });
   await cli(['code', 'index', a, '--org', 'a'], { dataDir: data });
   await cli(['code', 'index', b, '--org', 'b'], { dataDir: data });
-  const r = await cli(['code', 'search', 'tenant-a-secret', '--org', 'b'], { dataDir: data });
+  const r = await cli(['code', 'search', '--type', 'text', 'tenant-a-secret', '--org', 'b'], { dataDir: data });
   assert.equal(r.code, 1);
   assert.equal(r.out, '');
+  for (const type of ['hybrid', 'symbol', 'regex']) {
+    const h = await cli(['code', 'search', '--type', type, 'secret', '--org', 'b', '--json'], { dataDir: data });
+    assert.ok(!h.out.includes('secret.txt'), `${type} leaked another org's file`);
+  }
+  const own = await cli(['code', 'search', '--type', 'text', 'tenant-a-secret', '--org', 'a'], { dataDir: data });
+  assert.equal(own.out, 'secret.txt:1:tenant-a-secret\n');
 });
 
 test('store: another schema version is refused with a rebuild hint', async () => {

@@ -83,9 +83,12 @@ test('limit and --all: default 20, --all gives every line', async () => {
   const repo = makeRepo({ 'many.txt': Array.from({ length: 150 }, (_, i) => `needle ${i}`).join('\n') + '\n' });
   const data = tempDir();
   await cli(['code', 'index', repo], { dataDir: data });
-  assert.equal((await cli(['code', 'search', 'needle'], { dataDir: data })).out.trim().split('\n').length, 20);
-  assert.equal((await cli(['code', 'search', 'needle', '--limit', '100'], { dataDir: data })).out.trim().split('\n').length, 100);
-  assert.equal((await cli(['code', 'search', 'needle', '--all'], { dataDir: data })).out.trim().split('\n').length, 150);
+  assert.equal((await cli(['code', 'search', '-t', 'text', 'needle'], { dataDir: data })).out.trim().split('\n').length, 20);
+  assert.equal((await cli(['code', 'search', '-t', 'text', 'needle', '--limit', '100'], { dataDir: data })).out.trim().split('\n').length, 100);
+  assert.equal((await cli(['code', 'search', '-t', 'text', 'needle', '--all'], { dataDir: data })).out.trim().split('\n').length, 150);
+  const hybridAll = await cli(['code', 'search', 'needle', '--all'], { dataDir: data });
+  assert.equal(hybridAll.code, 2);
+  assert.match(hybridAll.err, /--all goes with --type text or regex/);
   // short queries (no trigram) still work, by scanning
   assert.equal((await cli(['code', 'search', '--type', 'text', 'e 1', '--all'], { dataDir: data })).out.trim().split('\n').length, 61);
 });
@@ -94,7 +97,7 @@ test('a closed pipe ends quietly with exit 0', async () => {
   const repo = makeRepo({ 'many.txt': Array.from({ length: 5000 }, (_, i) => `needle ${i}`).join('\n') + '\n' });
   const data = tempDir();
   await cli(['code', 'index', repo], { dataDir: data });
-  const r = spawnSync('bash', ['-c', `set -o pipefail; node ${JSON.stringify(BIN)} code search needle --all | head -1`], {
+  const r = spawnSync('bash', ['-c', `set -o pipefail; node ${JSON.stringify(BIN)} code search -t text needle --all | head -1`], {
     env: { ...process.env, HANZO_DATA_DIR: data }, encoding: 'utf8',
   });
   assert.equal(r.stdout, 'many.txt:1:needle 0\n');
