@@ -18,6 +18,7 @@ import {
   type TrigramQuery,
 } from '../src/retrieve/literal.js';
 import { RegexError, compileRegex, evalQuery, hasUpperCaseLiteral } from '../src/retrieve/regex.js';
+import { seeded } from '../src/retrieve/vectors.js';
 
 const tri = (t: string): TrigramQuery => ({ op: 'tri', t });
 const and = (...args: TrigramQuery[]): TrigramQuery => ({ op: 'and', args });
@@ -35,16 +36,6 @@ function rx(p: string, caseInsensitive = false) {
   return compileRegex(p, { caseInsensitive });
 }
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // ---------------------------------------------------------------------------
 
@@ -256,7 +247,7 @@ const TOKENS = [
 ];
 
 function sweepLines(): string[] {
-  const rand = mulberry32(20240601);
+  const rand = seeded(20240601);
   const lines: string[] = [];
   for (let i = 0; i < 600; i++) {
     const n = 1 + Math.floor(rand() * 14);

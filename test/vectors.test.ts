@@ -6,18 +6,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { benchScan, fromBlob, normalize, toBlob, topK, type ScanHit } from '../src/retrieve/vectors.js';
+import { benchScan, fromBlob, normalize, seeded, toBlob, topK, type ScanHit } from '../src/retrieve/vectors.js';
 
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function randomUnit(rnd: () => number, n: number, dim: number): Float32Array {
   const m = new Float32Array(n * dim);

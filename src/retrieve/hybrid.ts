@@ -9,7 +9,8 @@ import { planQuery, type Plan } from '../plan/plan.js';
 import type { ChunkHit, Store } from '../store/store.js';
 import { lexicalSearch } from './lexical.js';
 import { findDefinitions } from './symbols.js';
-import { hitId, type CaseMode, type Hit, type RetrieverResult } from './types.js';
+import { ChunkRenderer } from './spans.js';
+import type { CaseMode, Hit, RetrieverResult } from './types.js';
 
 export interface HybridOptions {
   repoId?: number;
@@ -20,7 +21,6 @@ export interface HybridOptions {
 }
 
 const PER_LIST = 100;
-const SNIPPET_LINES = 12;
 const TEST_PATH = /(^|\/)(tests?|testdata|__tests__|spec)\/|(_test\.go|\.test\.[jt]sx?|\.spec\.[jt]sx?|_test\.py)$|(^|\/)test_[^/]*\.py$/;
 
 function chunkKey(id: number): string {
@@ -122,18 +122,11 @@ export async function hybridSearch(store: Store, query: string, opts: HybridOpti
   }
   const top = fused.slice(0, opts.limit);
   const rows = new Map(store.chunksByIds(top.map((f) => Number(f.id.slice(1)))).map((c) => [chunkKey(c.id), c] as [string, ChunkHit]));
-  const texts = new Map<number, string[]>();
+  const render = new ChunkRenderer(store);
   const hits: Hit[] = [];
   for (const f of top) {
     const c = rows.get(f.id);
-    if (!c) continue;
-    let lines = texts.get(c.fileId);
-    if (!lines) texts.set(c.fileId, (lines = (store.content(c.fileId) ?? '').split('\n')));
-    hits.push({
-      id: hitId(c.fileId, c.line, c.endLine), fileId: c.fileId, repo: c.repo, file: c.path, line: c.line, endLine: c.endLine,
-      kind: c.kind, symbol: c.symbol, role: 'match', tier: 'hybrid', score: Math.round(f.score * 1e6) / 1e6,
-      snippet: lines.slice(c.line - 1, Math.min(c.endLine, c.line + SNIPPET_LINES - 1)).join('\n'),
-    });
+    if (c) hits.push(render.hit(c, 'hybrid', f.score));
   }
   return {
     tier: 'hybrid', hits, status: degraded && hits.length === 0 ? 'failed' : 'ok', capped,

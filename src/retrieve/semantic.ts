@@ -6,12 +6,12 @@
 
 import type { Gateway } from '../gateway/client.js';
 import type { Store } from '../store/store.js';
-import { hitId, type Hit, type RetrieverResult } from './types.js';
+import { ChunkRenderer } from './spans.js';
+import type { Hit, RetrieverResult } from './types.js';
 import { fromBlob, normalize, topK } from './vectors.js';
 
 /** The API's bound: a query is compared with at most this many stored vectors. */
 export const SCAN_CAP = 50_000;
-const SNIPPET_LINES = 12;
 
 export function hasVectors(store: Store, model: string, repoId?: number): boolean {
   return store.vectorCount(model, repoId) > 0;
@@ -39,18 +39,11 @@ export async function semanticSearch(store: Store, gateway: Gateway, model: stri
   rows.forEach((r, i) => matrix.set(fromBlob(r.vec, dim), i * dim));
   const top = topK(q, matrix, rows.length, dim, opts.limit * 2);
   const hits: Hit[] = [];
-  const texts = new Map<number, string[]>();
+  const render = new ChunkRenderer(store);
   for (const t of top) {
     if (hits.length >= opts.limit) break;
     const c = store.chunksByHash(rows[t.index]!.hash, opts.repoId)[0];
-    if (!c) continue;
-    let lines = texts.get(c.fileId);
-    if (!lines) texts.set(c.fileId, (lines = (store.content(c.fileId) ?? '').split('\n')));
-    hits.push({
-      id: hitId(c.fileId, c.line, c.endLine), fileId: c.fileId, repo: c.repo, file: c.path, line: c.line, endLine: c.endLine,
-      kind: c.kind, symbol: c.symbol, role: 'match', tier: 'semantic', score: Math.round(t.score * 1e6) / 1e6,
-      snippet: lines.slice(c.line - 1, Math.min(c.endLine, c.line + SNIPPET_LINES - 1)).join('\n'),
-    });
+    if (c) hits.push(render.hit(c, 'semantic', t.score));
   }
   return { tier: 'semantic', hits, status: 'ok', capped: total > cap };
 }

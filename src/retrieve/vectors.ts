@@ -255,8 +255,8 @@ function topKInt8(query: Float32Array, matrix: Float32Array, qm: Int8Matrix, n: 
 
 // ---- benchmark hook ----------------------------------------------------------
 
-/** mulberry32: a fixed-seed generator so every bench run scans the same data. */
-function seeded(seed: number): () => number {
+/** mulberry32: a fixed-seed generator so every bench run (and test) scans the same data. */
+export function seeded(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
