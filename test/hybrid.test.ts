@@ -197,3 +197,16 @@ test('context: seed, its callee definitions and callers, within the budget; JSON
   assert.equal(bad.code, 2);
   assert.match(bad.err, /invalid --budget "0"/);
 });
+
+test('context and hybrid on an empty index: an empty bundle, exit 1, not an error', async () => {
+  const data = tempDir();
+  const repo = makeRepo({});
+  assert.equal((await cli(['code', 'index', repo], { dataDir: data })).code, 0);
+  const c = await cli(['code', 'context', 'anything at all', '--json'], { dataDir: data });
+  assert.equal(c.code, 1);
+  const b = JSON.parse(c.out);
+  assert.deepEqual([b.spans, b.usedTokens, b.degraded, b.omitted], [[], 0, false, []]);
+  const s = await cli(['code', 'search', 'anything at all', '--json'], { dataDir: data });
+  assert.equal(s.code, 1);
+  assert.equal(JSON.parse(s.out).degraded, false);
+});
