@@ -120,7 +120,8 @@ function toWrite(repoId: number, p: Pending, parsed: ParsedFile | null): FileWri
   });
   const w: FileWrite = {
     ...base, skipReason: null, text: p.text, lines: lines.length,
-    definitions: parsed.definitions, references: parsed.references, imports: parsed.imports, chunks,
+    // a reference bound to a local never becomes an edge: not worth a row
+    definitions: parsed.definitions, references: parsed.references.filter((r) => r.binding.kind !== 'local'), imports: parsed.imports, chunks,
   };
   if (parsed.error) w.parseError = parsed.error;
   return w;

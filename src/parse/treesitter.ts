@@ -40,10 +40,12 @@ export interface DefInfo {
  *   @scope                    a function-like node with its own locals (lambdas, closures);
  *                             func/method definitions are scopes without saying so
  *   @local                    an identifier that declares a parameter or local variable
- *   @ref                      an identifier use
- *   @call [+ @object]         the callee's last name segment, with its qualifier if any
- *   @member + @object         a qualified name that is not called (`pkg.Const`): kept only
- *                             when the qualifier is an import
+ *   @ref                      an identifier use; one written after a qualifier separator
+ *                             (`a.b`) is a member and is dropped: qualified names that are not
+ *                             called are read from the source after their head identifier
+ *                             (`pkg.Const`), which spares a query match per field access
+ *   @call                     the callee's last name segment; its qualifier (`a.b` of
+ *                             `a.b.c()`) is read back from the source text
  *   @skip                     an identifier that is not a use (keyword-argument names ...)
  *   @ignore                   a node whose identifiers are none of our business
  *   @import                   an import statement, read by imports()
@@ -54,6 +56,8 @@ export interface LangSpec {
   /** module specifier of the grammar's .wasm, resolved from this package */
   wasm: string;
   query: string;
+  /** what may stand between a qualifier and a member name (`.`, `::`, `->`) */
+  seps: readonly string[];
   /** joins qualifier segments when composing an import source ('.', '::', '\\') */
   sep: string;
   /** import sources are file paths: `Lib.fn` through `import {Lib} from "./x.sol"`
@@ -93,13 +97,13 @@ const loaded = new Map<string, Promise<Loaded>>();
 export const TREE_SITTER_LANGUAGES: readonly string[] = Object.freeze(Object.keys(LANGS));
 
 const CAP_DEF = 1, CAP_NAME = 2, CAP_RECEIVER = 3, CAP_QUALIFIER = 4, CAP_CLASS = 5, CAP_NAMESPACE = 6,
-  CAP_SCOPE = 7, CAP_LOCAL = 8, CAP_REF = 9, CAP_CALL = 10, CAP_MEMBER = 11, CAP_OBJECT = 12,
+  CAP_SCOPE = 7, CAP_LOCAL = 8, CAP_REF = 9, CAP_CALL = 10,
   CAP_SKIP = 13, CAP_IGNORE = 14, CAP_IMPORT = 15, CAP_NAMESPACE_REST = 16;
 
 const CAPTURE_CODES: Record<string, number> = {
   name: CAP_NAME, receiver: CAP_RECEIVER, qualifier: CAP_QUALIFIER, class: CAP_CLASS,
-  namespace: CAP_NAMESPACE, 'namespace.rest': CAP_NAMESPACE_REST, scope: CAP_SCOPE, local: CAP_LOCAL, ref: CAP_REF, call: CAP_CALL,
-  member: CAP_MEMBER, object: CAP_OBJECT, skip: CAP_SKIP, ignore: CAP_IGNORE, import: CAP_IMPORT,
+  namespace: CAP_NAMESPACE, 'namespace.rest': CAP_NAMESPACE_REST, scope: CAP_SCOPE, local: CAP_LOCAL,
+  ref: CAP_REF, call: CAP_CALL, skip: CAP_SKIP, ignore: CAP_IGNORE, import: CAP_IMPORT,
 };
 
 const DEF_KINDS = new Set<DefKind>(['func', 'method', 'class', 'type', 'struct', 'interface', 'enum', 'var', 'const']);
@@ -179,7 +183,7 @@ interface RawRef {
   start: number;
   row: number;
   col: number;
-  prio: number; // call 3 > member 2 > ref 1
+  prio: number; // call 3 > ref 1
   name: string;
   /** qualifier text before the name (`a.b` for `a.b.c()`), '' when unqualified */
   object: string;
@@ -198,7 +202,6 @@ function lineText(lines: string[], row: number): string {
 }
 
 const QUALIFIER_SPLIT = /\s*(?:\?\.|\.|::|->|\\)\s*/;
-const TRAILING_SEP = /[\s.:\->\\?]+$/;
 const IDENT_ONLY = /^[\p{L}_$][\p{L}\p{N}_$]*$/u;
 
 export async function parseTreeSitter(language: string, text: string): Promise<ParsedFile> {
@@ -233,10 +236,10 @@ function extract(l: Loaded, language: string, text: string, lines: string[]): Pa
   const imports: ImportDecl[] = [];
   const ident = spec.ident;
 
+  // test() + slice() instead of exec(): no match array per identifier
   const identAt = (start: number): string => {
     ident.lastIndex = start;
-    const m = ident.exec(text);
-    return m ? m[0] : '';
+    return ident.test(text) ? text.slice(start, ident.lastIndex) : '';
   };
 
   try {
@@ -250,9 +253,7 @@ function extract(l: Loaded, language: string, text: string, lines: string[]): Pa
       let toEnd = false;
       let names: Node[] | null = null;
       let explicit: Node | null = null;
-      let object: Node | null = null;
-      let named: Node | null = null; // @call or @member
-      let namedPrio = 0;
+      let named: Node | null = null; // @call
       for (let ci = 0; ci < caps.length; ci++) {
         const c = caps[ci]!;
         const node = c.node;
@@ -276,9 +277,7 @@ function extract(l: Loaded, language: string, text: string, lines: string[]): Pa
             if (name) refs.push({ start: node.startIndex, row: node.startPosition.row, col: node.startPosition.column, prio: 1, name, object: '' });
             break;
           }
-          case CAP_CALL: named = node; namedPrio = 3; break;
-          case CAP_MEMBER: named = node; namedPrio = 2; break;
-          case CAP_OBJECT: object = node; break;
+          case CAP_CALL: named = node; break;
           case CAP_SKIP: skip.add(node.startIndex); break;
           case CAP_IGNORE: ignores.push({ start: node.startIndex, end: node.endIndex }); break;
           case CAP_IMPORT: {
@@ -291,9 +290,10 @@ function extract(l: Loaded, language: string, text: string, lines: string[]): Pa
       if (named) {
         const name = identAt(named.startIndex);
         if (name) {
-          let obj = '';
-          if (object) obj = text.slice(object.startIndex, named.startIndex).replace(TRAILING_SEP, '');
-          refs.push({ start: named.startIndex, row: named.startPosition.row, col: named.startPosition.column, prio: namedPrio, name, object: obj });
+          // the qualifier is read back from the source, not from the tree: a grammar that
+          // mis-nests `a + pkg.f()` as `(a + pkg).f()` still yields `pkg`
+          const obj = qualifierBefore(spec, text, named.startIndex);
+          refs.push({ start: named.startIndex, row: named.startPosition.row, col: named.startPosition.column, prio: 3, name, object: obj });
         }
       }
       if (defNode && names) {
@@ -351,7 +351,7 @@ function resolve(
   }
 
   // Decide each definition's container, kind and whether it is kept at all.
-  const kept: { d: RawDef; frame: Frame | null; container: string; kind: DefKind; inClass: boolean; inFn: Frame | null }[] = [];
+  const kept: { d: RawDef; frame: Frame | null; container: string; kind: DefKind; inClass: boolean }[] = [];
   const defFrame = new Map<RawDef, Frame>();
   for (const f of frames) if (f.def) defFrame.set(f.def, f);
   // Enclosing frame of every definition: its own frame's parent, or for a
@@ -382,7 +382,7 @@ function resolve(
     const inClass = !!immediate && immediate.type === 'class';
     if (kind === 'func' && (inClass || d.explicit)) kind = 'method';
     const container = d.explicit ?? (cls ? cls.name : '');
-    kept.push({ d, frame: defFrame.get(d) ?? null, container, kind, inClass, inFn: fn });
+    kept.push({ d, frame: defFrame.get(d) ?? null, container, kind, inClass });
   }
   kept.sort((a, b) => a.d.start - b.d.start || b.d.end - a.d.end);
 
@@ -393,7 +393,10 @@ function resolve(
     const endRow = d.endCol === 0 && d.endRow > d.row ? d.endRow - 1 : d.endRow;
     let sig = lineText(lines, d.row);
     // annotations, decorators, `template <...>`, a return type on its own line: the name's line says more
-    if (d.nameRow > d.row && !sig.includes(d.name)) sig = lineText(lines, d.nameRow);
+    if (d.nameRow > d.row && !sig.includes(d.name)) {
+      const at = lineText(lines, d.nameRow);
+      if (/^(?:@|\[|#\[|template\b)/.test(sig) || at.startsWith(d.name)) sig = at;
+    }
     const head = text.slice(d.start, d.nameStart);
     const exported = spec.exported({ node: d.node, name: d.name, kind: k.kind, container: k.container, head, inClass: k.inClass });
     const index = definitions.length;
@@ -465,8 +468,11 @@ function resolve(
       if (ignores[j]!.end > r.start) { ignored = true; break; }
     }
     if (ignored) continue;
+    if (r.prio === 1 && afterSeparator(spec, text, r.start)) continue; // a member: its head reads it
     picked.push(r);
   }
+  const callStarts = new Set<number>();
+  for (const r of picked) if (r.prio === 3) callStarts.add(r.start);
 
   // `Type::method` / `Class.method` / `module::fn` with the qualifier defined in this file
   const members = new Map<string, number>();
@@ -502,6 +508,15 @@ function resolve(
   };
 
   sweep(frames, picked, (r, f) => {
+    if (r.prio === 1) {
+      // `head.a.b` not called: the member b is a reference when the head is an import,
+      // `self`, or a namespace/type of this file
+      const m = memberAfter(spec, text, r, callStarts);
+      if (m) {
+        const b = qualified(spec, m, f, lookup, named, namespaces, members, nsNames);
+        if (b) references.push({ name: m.name, line: m.row + 1, col: m.col, call: false, binding: b });
+      }
+    }
     let binding: Binding | null;
     if (!r.object) {
       binding = lookup(r.name, f, r.prio === 3);
@@ -583,4 +598,97 @@ function sweep<T extends { start: number }>(frames: Frame[], events: T[], fn: (e
     while (stack.length && stack[stack.length - 1]!.end <= ev.start) stack.pop();
     fn(ev, stack[stack.length - 1] ?? null);
   }
+}
+
+/** The separator ending at i (after optional spaces): its start, or -1 when there is none. */
+function sepEndingAt(spec: LangSpec, text: string, i: number): number {
+  while (i >= 0 && isSpace(text.charCodeAt(i))) i--;
+  if (i < 0) return -1;
+  for (const sep of spec.seps) {
+    let at = i - sep.length + 1;
+    if (at < 0 || !text.startsWith(sep, at)) continue;
+    if (sep === '.' && text.charCodeAt(at - 1) === 46) return -1; // `a..b` is a range
+    if (sep === '\\' && !isIdentCode(text.charCodeAt(at - 1))) return -1; // `\Foo` is rooted, not a member
+    const c = text.charCodeAt(at - 1);
+    if (c === 63 /* ? */ || c === 33 /* ! */ || c === 38 /* & */) at--; // `a?.b`, `a!.b`, `a&.b`
+    return at;
+  }
+  return -1;
+}
+
+/** Is the identifier at `start` written right after a qualifier separator (`x.name`)? */
+function afterSeparator(spec: LangSpec, text: string, start: number): boolean {
+  return sepEndingAt(spec, text, start - 1) >= 0;
+}
+
+/** Marks a qualifier that is not a plain chain of names (`f().g`, `a[0].g`): never an import. */
+const COMPLEX = '()';
+
+/**
+ * The qualifier written before the name at `start`: '' when there is none,
+ * `a.b` for `a.b.name`, COMPLEX when it ends in a call, index, cast ...
+ */
+function qualifierBefore(spec: LangSpec, text: string, start: number): string {
+  let out = '';
+  let i = start;
+  for (;;) {
+    const at = sepEndingAt(spec, text, i - 1);
+    if (at < 0) return out;
+    const sep = text.slice(at, i).trim().replace(/^[?!&]/, '');
+    let j = at - 1;
+    while (j >= 0 && isSpace(text.charCodeAt(j))) j--;
+    const end = j + 1;
+    while (j >= 0 && (isIdentCode(text.charCodeAt(j)) || text.charCodeAt(j) === 36 /* $ */)) j--;
+    const id = text.slice(j + 1, end);
+    if (!id || /^[0-9]/.test(id)) return COMPLEX;
+    out = out ? id + sep + out : id;
+    i = j + 1;
+  }
+}
+
+/**
+ * After a head identifier, the chain `.a.b` up to its last name; null when there
+ * is none or when the chain ends in a call (the query reports calls itself).
+ */
+function memberAfter(spec: LangSpec, text: string, head: RawRef, callStarts: Set<number>): RawRef | null {
+  let i = head.start + head.name.length;
+  let object = head.name;
+  let last = -1;
+  let lastName = '';
+  const ident = spec.ident;
+  for (;;) {
+    let j = i;
+    while (j < text.length && isSpace(text.charCodeAt(j))) j++;
+    const sep = spec.seps.find((s) => text.startsWith(s, j));
+    if (!sep) break;
+    j += sep.length;
+    while (j < text.length && isSpace(text.charCodeAt(j))) j++;
+    ident.lastIndex = j;
+    if (!ident.test(text)) break;
+    if (last >= 0) object += sep + lastName;
+    last = j;
+    lastName = text.slice(j, ident.lastIndex);
+    i = ident.lastIndex;
+  }
+  if (last < 0 || callStarts.has(last)) return null;
+  let k = i;
+  while (k < text.length && (text.charCodeAt(k) === 32 || text.charCodeAt(k) === 9)) k++;
+  const next = text.charCodeAt(k);
+  if (next === 40 /* ( */ || next === 33 /* ! (Rust macro) */) return null;
+  // the member's line and column, counted from the head's
+  let row = head.row;
+  let lineStart = -1;
+  for (let p = head.start; p < last; p++) {
+    if (text.charCodeAt(p) === 10) { row++; lineStart = p; }
+  }
+  const col = lineStart < 0 ? head.col + (last - head.start) : last - lineStart - 1;
+  return { start: last, row, col, prio: 2, name: lastName, object };
+}
+
+function isSpace(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13;
+}
+
+function isIdentCode(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c > 127;
 }

@@ -38,7 +38,7 @@ export const cCommon = String.raw`
 (enumerator name: (identifier) @skip)
 
 (call_expression function: (identifier) @call)
-(call_expression function: (field_expression argument: (_) @object field: (field_identifier) @call))
+(call_expression function: (field_expression argument: (_) field: (field_identifier) @call))
 (call_expression function: (parenthesized_expression (identifier) @call))
 (identifier) @ref
 (type_identifier) @ref
@@ -69,6 +69,7 @@ export const c: LangSpec = {
   name: 'c',
   wasm: '@repomix/tree-sitter-wasms/out/tree-sitter-c.wasm',
   query,
+  seps: ['.', '->'],
   sep: '/',
   pathSources: true,
   implicitThis: false,

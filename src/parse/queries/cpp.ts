@@ -48,15 +48,13 @@ ${cCommon}
 (structured_binding_declarator (identifier) @local)
 (function_declarator declarator: (field_identifier) @skip)
 
-(call_expression function: (qualified_identifier scope: (_) @object name: (identifier) @call))
+(call_expression function: (qualified_identifier scope: (_) name: (identifier) @call))
 (call_expression function: (template_function name: (identifier) @call))
-(call_expression function: (qualified_identifier scope: (_) @object name: (template_function name: (identifier) @call)))
-(call_expression function: (field_expression argument: (_) @object field: (template_method name: (field_identifier) @call)))
+(call_expression function: (qualified_identifier scope: (_) name: (template_function name: (identifier) @call)))
+(call_expression function: (field_expression argument: (_) field: (template_method name: (field_identifier) @call)))
 (new_expression type: (type_identifier) @call)
-(new_expression type: (qualified_identifier scope: (_) @object name: (type_identifier) @call))
+(new_expression type: (qualified_identifier scope: (_) name: (type_identifier) @call))
 (new_expression type: (template_type name: (type_identifier) @call))
-(qualified_identifier scope: (_) @object name: [(identifier) (type_identifier)] @member)
-(qualified_identifier scope: (_) @object name: (template_type name: (type_identifier) @member))
 
 (using_declaration) @import
 `;
@@ -85,6 +83,7 @@ export const cpp: LangSpec = {
   name: 'cpp',
   wasm: '@repomix/tree-sitter-wasms/out/tree-sitter-cpp.wasm',
   query,
+  seps: ['.', '->', '::'],
   sep: '::',
   selfNames: ['this'],
   implicitThis: true,

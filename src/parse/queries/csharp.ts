@@ -36,13 +36,11 @@ const query = String.raw`
 
 (invocation_expression function: (identifier) @call)
 (invocation_expression function: (generic_name (identifier) @call))
-(invocation_expression function: (member_access_expression expression: _ @object name: (identifier) @call))
-(invocation_expression function: (member_access_expression expression: _ @object name: (generic_name (identifier) @call)))
+(invocation_expression function: (member_access_expression expression: _ name: (identifier) @call))
+(invocation_expression function: (member_access_expression expression: _ name: (generic_name (identifier) @call)))
 (object_creation_expression type: (identifier) @call)
 (object_creation_expression type: (generic_name (identifier) @call))
-(object_creation_expression type: (qualified_name qualifier: (_) @object name: (identifier) @call))
-(member_access_expression expression: _ @object name: (identifier) @member)
-(qualified_name qualifier: (_) @object name: (identifier) @member)
+(object_creation_expression type: (qualified_name qualifier: (_) name: (identifier) @call))
 (identifier) @ref
 
 (using_directive) @import
@@ -76,6 +74,7 @@ export const csharp: LangSpec = {
   name: 'csharp',
   wasm: '@repomix/tree-sitter-wasms/out/tree-sitter-c_sharp.wasm',
   query,
+  seps: ['.'],
   sep: '.',
   selfNames: ['this'],
   implicitThis: true,

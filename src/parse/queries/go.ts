@@ -34,10 +34,9 @@ const query = String.raw`
 (type_parameter_declaration name: (identifier) @local)
 
 (call_expression function: (identifier) @call)
-(call_expression function: (selector_expression operand: (_) @object field: (field_identifier) @call))
+(call_expression function: (selector_expression operand: (_) field: (field_identifier) @call))
 (call_expression function: (parenthesized_expression (identifier) @call))
-(selector_expression operand: (_) @object field: (field_identifier) @member)
-(qualified_type package: (package_identifier) @object name: (type_identifier) @member)
+(qualified_type package: (package_identifier) @ref)
 (keyed_element key: (literal_element (identifier) @skip))
 (identifier) @ref
 (type_identifier) @ref
@@ -80,6 +79,7 @@ export const go: LangSpec = {
   name: 'go',
   wasm: '@repomix/tree-sitter-wasms/out/tree-sitter-go.wasm',
   query,
+  seps: ['.'],
   sep: '/',
   implicitThis: false,
   ident: /[\p{L}_][\p{L}\p{N}_]*/uy,

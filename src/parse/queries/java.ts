@@ -34,14 +34,11 @@ const query = String.raw`
 (record_declaration parameters: (formal_parameters (formal_parameter name: (identifier) @local)))
 
 (method_invocation !object name: (identifier) @call)
-(method_invocation object: (_) @object name: (identifier) @call)
+(method_invocation object: (_) name: (identifier) @call)
 (object_creation_expression type: (type_identifier) @call)
 (object_creation_expression type: (generic_type (type_identifier) @call))
-(object_creation_expression type: (scoped_type_identifier (_) @object . (type_identifier) @call .))
-(object_creation_expression type: (generic_type (scoped_type_identifier (_) @object . (type_identifier) @call .)))
-(field_access object: (_) @object field: (identifier) @member)
-(scoped_type_identifier (_) @object . (type_identifier) @member .)
-(method_reference (_) @object . (identifier) @member .)
+(object_creation_expression type: (scoped_type_identifier (_) . (type_identifier) @call .))
+(object_creation_expression type: (generic_type (scoped_type_identifier (_) . (type_identifier) @call .)))
 (identifier) @ref
 (type_identifier) @ref
 
@@ -77,6 +74,7 @@ export const java: LangSpec = {
   name: 'java',
   wasm: '@repomix/tree-sitter-wasms/out/tree-sitter-java.wasm',
   query,
+  seps: ['.', '::'],
   sep: '.',
   selfNames: ['this'],
   implicitThis: true,

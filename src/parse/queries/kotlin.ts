@@ -27,8 +27,7 @@ const query = String.raw`
 (type_parameter (identifier) @local)
 
 (call_expression . (identifier) @call)
-(call_expression . (navigation_expression (_) @object . (identifier) @call .))
-(navigation_expression (_) @object . (identifier) @member .)
+(call_expression . (navigation_expression (_) . (identifier) @call .))
 (identifier) @ref
 
 (import) @import
@@ -63,6 +62,7 @@ export const kotlin: LangSpec = {
   name: 'kotlin',
   wasm: '@tree-sitter-grammars/tree-sitter-kotlin/tree-sitter-kotlin.wasm',
   query,
+  seps: ['.', '::'],
   sep: '.',
   selfNames: ['this'],
   implicitThis: true,

@@ -36,13 +36,11 @@ const query = String.raw`
 (function_call_expression function: (name) @call)
 (function_call_expression function: (qualified_name (name) @call .))
 (function_call_expression function: (variable_name) @call)
-(member_call_expression object: (_) @object name: (name) @call)
-(nullsafe_member_call_expression object: (_) @object name: (name) @call)
-(scoped_call_expression scope: (_) @object name: (name) @call)
+(member_call_expression object: (_) name: (name) @call)
+(nullsafe_member_call_expression object: (_) name: (name) @call)
+(scoped_call_expression scope: (_) name: (name) @call)
 (object_creation_expression (name) @call)
 (object_creation_expression (qualified_name (name) @call .))
-(class_constant_access_expression (_) @object . (name) @member)
-(member_access_expression object: (_) @object name: (name) @member)
 (variable_name (name) @skip)
 (name) @ref
 
@@ -116,6 +114,7 @@ export const php: LangSpec = {
   name: 'php',
   wasm: '@repomix/tree-sitter-wasms/out/tree-sitter-php.wasm',
   query,
+  seps: ['->', '::', '\\'],
   sep: '\\',
   selfNames: ['$this', 'self', 'static'],
   implicitThis: false,

@@ -39,8 +39,7 @@ const query = String.raw`
 (named_expression name: (identifier) @local)
 
 (call function: (identifier) @call)
-(call function: (attribute object: (_) @object attribute: (identifier) @call))
-(attribute object: (_) @object attribute: (identifier) @member)
+(call function: (attribute object: (_) attribute: (identifier) @call))
 (keyword_argument name: (identifier) @skip)
 (global_statement (identifier) @skip)
 (nonlocal_statement (identifier) @skip)
@@ -101,6 +100,7 @@ export const python: LangSpec = {
   name: 'python',
   wasm: '@repomix/tree-sitter-wasms/out/tree-sitter-python.wasm',
   query,
+  seps: ['.'],
   sep: '.',
   selfNames: ['self', 'cls'],
   implicitThis: false,

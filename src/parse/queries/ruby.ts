@@ -38,8 +38,7 @@ const query = String.raw`
 
 ((call receiver: (constant) @call method: (identifier) @skip) (#eq? @skip "new"))
 (call !receiver method: (identifier) @call)
-(call receiver: (_) @object method: [(identifier) (constant)] @call)
-(scope_resolution scope: (_) @object name: (constant) @member)
+(call receiver: (_) method: [(identifier) (constant)] @call)
 (identifier) @ref
 (constant) @ref
 
@@ -70,6 +69,7 @@ export const ruby: LangSpec = {
   name: 'ruby',
   wasm: '@repomix/tree-sitter-wasms/out/tree-sitter-ruby.wasm',
   query,
+  seps: ['.', '::'],
   sep: '::',
   pathSources: true,
   selfNames: ['self'],

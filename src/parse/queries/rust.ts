@@ -44,15 +44,13 @@ const query = String.raw`
 (type_parameter name: (type_identifier) @local)
 
 (call_expression function: (identifier) @call)
-(call_expression function: (scoped_identifier path: (_) @object name: (identifier) @call))
-(call_expression function: (field_expression value: (_) @object field: (field_identifier) @call))
+(call_expression function: (scoped_identifier path: (_) name: (identifier) @call))
+(call_expression function: (field_expression value: (_) field: (field_identifier) @call))
 (call_expression function: (generic_function function: (identifier) @call))
-(call_expression function: (generic_function function: (scoped_identifier path: (_) @object name: (identifier) @call)))
-(call_expression function: (generic_function function: (field_expression value: (_) @object field: (field_identifier) @call)))
+(call_expression function: (generic_function function: (scoped_identifier path: (_) name: (identifier) @call)))
+(call_expression function: (generic_function function: (field_expression value: (_) field: (field_identifier) @call)))
 (macro_invocation macro: (identifier) @call)
-(macro_invocation macro: (scoped_identifier path: (_) @object name: (identifier) @call))
-(scoped_identifier path: (_) @object name: (identifier) @member)
-(scoped_type_identifier path: (_) @object name: (type_identifier) @member)
+(macro_invocation macro: (scoped_identifier path: (_) name: (identifier) @call))
 (enum_variant name: (identifier) @skip)
 (lifetime (identifier) @skip)
 (identifier) @ref
@@ -146,6 +144,7 @@ export const rust: LangSpec = {
   name: 'rust',
   wasm: '@repomix/tree-sitter-wasms/out/tree-sitter-rust.wasm',
   query,
+  seps: ['::', '.'],
   sep: '::',
   selfNames: ['self', 'Self'],
   implicitThis: false,

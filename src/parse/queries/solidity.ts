@@ -28,15 +28,13 @@ const query = String.raw`
 (struct_member name: (identifier) @skip)
 
 (call_expression function: (expression (identifier) @call))
-(call_expression function: (expression (member_expression object: (_) @object property: (identifier) @call)))
+(call_expression function: (expression (member_expression object: (_) property: (identifier) @call)))
 (call_expression function: (expression (new_expression name: (type_name (user_defined_type (identifier) @call .)))))
 (emit_statement name: (expression (identifier) @call))
-(emit_statement name: (expression (member_expression object: (_) @object property: (identifier) @call)))
+(emit_statement name: (expression (member_expression object: (_) property: (identifier) @call)))
 (revert_statement error: (expression (identifier) @call))
-(revert_statement error: (expression (member_expression object: (_) @object property: (identifier) @call)))
+(revert_statement error: (expression (member_expression object: (_) property: (identifier) @call)))
 (modifier_invocation (identifier) @call)
-(member_expression object: (_) @object property: (identifier) @member)
-(user_defined_type (identifier) @object . (identifier) @member)
 (identifier) @ref
 
 (import_directive) @import
@@ -77,6 +75,7 @@ export const solidity: LangSpec = {
   name: 'solidity',
   wasm: '@repomix/tree-sitter-wasms/out/tree-sitter-solidity.wasm',
   query,
+  seps: ['.'],
   sep: '.',
   pathSources: true,
   selfNames: ['this'],

@@ -35,8 +35,7 @@ const query = String.raw`
 (type_parameter (type_identifier) @local)
 
 (call_expression . (simple_identifier) @call)
-(call_expression . (navigation_expression target: _ @object suffix: (navigation_suffix suffix: (simple_identifier) @call)))
-(navigation_expression target: _ @object suffix: (navigation_suffix suffix: (simple_identifier) @member))
+(call_expression . (navigation_expression target: _ suffix: (navigation_suffix suffix: (simple_identifier) @call)))
 (value_argument_label (simple_identifier) @skip)
 (prefix_expression target: (simple_identifier) @skip)
 (simple_identifier) @ref
@@ -64,6 +63,7 @@ export const swift: LangSpec = {
   name: 'swift',
   wasm: '@repomix/tree-sitter-wasms/out/tree-sitter-swift.wasm',
   query,
+  seps: ['.'],
   sep: '.',
   selfNames: ['self', 'Self'],
   implicitThis: true,
