@@ -12,9 +12,10 @@ import { UsageError } from '../errors.js';
 import { chunkFile } from '../parse/chunk.js';
 import { detectLanguage } from '../parse/language.js';
 import { ParsePool, parseBatch, type ParseJob } from '../parse/pool.js';
+import { chunkHash, type PreparedFile } from '../parse/prepare.js';
 import { codeTokenText } from '../parse/tokens.js';
 import type { FileRow, FileWrite, Store } from '../store/store.js';
-import type { ParsedFile, SkipReason } from '../types.js';
+import type { SkipReason } from '../types.js';
 import { classify, DEFAULT_MAX_FILE_SIZE } from '../walk/classify.js';
 import { walk } from '../walk/walk.js';
 import { linkRepo } from './link.js';
@@ -48,7 +49,8 @@ export interface IndexSummary {
 const REPO_NAME = /^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/;
 /** Files per committed batch; HANZO_INDEX_BATCH_FILES tunes it (small batches: finer resume points). */
 const BATCH_FILES = Math.max(1, Number(process.env.HANZO_INDEX_BATCH_FILES) || 400);
-const BATCH_BYTES = 16 << 20;
+// small enough that parsing batch k+1 overlaps writing batch k even on small repos
+const BATCH_BYTES = 4 << 20;
 /** Below this many files to parse, worker start-up costs more than it saves. */
 const POOL_THRESHOLD = 64;
 /** mtime resolution slack: a file modified this close to its indexing may have changed unseen (git's "racy" rule). */
@@ -101,30 +103,37 @@ interface Pending {
   skip?: SkipReason;
 }
 
-function toWrite(repoId: number, p: Pending, parsed: ParsedFile | null): FileWrite {
+function toWrite(repoId: number, p: Pending, parsed: PreparedFile | null): FileWrite {
   const base = {
     repoId, path: p.path, hash: p.hash, size: p.size, mtimeMs: p.mtimeMs, language: p.language,
   };
   if (p.text === undefined || !parsed) {
     return { ...base, skipReason: p.skip ?? 'unreadable', lines: 0, definitions: [], references: [], imports: [], chunks: [] };
   }
-  const lines = p.text.split('\n');
-  const pathWords = codeTokenText(p.path);
-  const chunks = parsed.chunks.map((c) => {
-    const body = lines.slice(c.line - 1, c.endLine).join('\n');
-    return {
-      ...c,
-      hash: sha1(body),
-      words: { path: pathWords, symbol: c.symbol ? codeTokenText(c.symbol) : '', body: codeTokenText(body) },
-    };
+  const chunks = parsed.chunks.map((c, i) => {
+    const pc = parsed.prepared[i]!;
+    return { ...c, hash: pc.hash, words: { path: parsed.pathWords, symbol: pc.symbolWords, body: pc.bodyWords } };
   });
   const w: FileWrite = {
-    ...base, skipReason: null, text: p.text, lines: lines.length,
-    // a reference bound to a local never becomes an edge: not worth a row
-    definitions: parsed.definitions, references: parsed.references.filter((r) => r.binding.kind !== 'local'), imports: parsed.imports, chunks,
+    ...base, skipReason: null, text: p.text, lines: parsed.lines,
+    definitions: parsed.definitions, references: parsed.references, imports: parsed.imports, chunks,
   };
   if (parsed.error) w.parseError = parsed.error;
   return w;
+}
+
+/** What a crashed worker's batch falls back to: block chunks, no symbols. */
+function blocksOnly(j: ParseJob): PreparedFile {
+  const lines = j.text.split('\n');
+  const chunks = chunkFile(lines, []);
+  return {
+    language: j.language, definitions: [], references: [], imports: [], chunks, error: 'parser crashed',
+    lines: lines.length, pathWords: codeTokenText(j.path),
+    prepared: chunks.map((c) => {
+      const body = lines.slice(c.line - 1, c.endLine).join('\n');
+      return { hash: chunkHash(body), symbolWords: '', bodyWords: codeTokenText(body) };
+    }),
+  };
 }
 
 export async function indexCheckout(store: Store, rootArg: string, opts: IndexOptions = {}): Promise<IndexSummary> {
@@ -183,8 +192,8 @@ export async function indexCheckout(store: Store, rootArg: string, opts: IndexOp
   const total = walked.length;
   try {
     // read a batch, start parsing it, and write the previous one meanwhile
-    let inflight: { pend: Pending[]; parsed: Promise<ParsedFile[]> } | null = null;
-    const flush = async (b: { pend: Pending[]; parsed: Promise<ParsedFile[]> }) => {
+    let inflight: { pend: Pending[]; parsed: Promise<PreparedFile[]> } | null = null;
+    const flush = async (b: { pend: Pending[]; parsed: Promise<PreparedFile[]> }) => {
       const parsed = await b.parsed;
       let k = 0;
       const writes = b.pend.map((p) => toWrite(repo.id, p, p.text === undefined ? null : parsed[k++]!));
@@ -248,10 +257,8 @@ export async function indexCheckout(store: Store, rootArg: string, opts: IndexOp
         }
       }
       const jobs: ParseJob[] = pend.filter((p) => p.text !== undefined).map((p) => ({ language: p.language, path: p.path, text: p.text! }));
-      const parsed = parseBatch(jobs, pool).catch(() =>
-        // a crashed worker must not lose the batch: fall back to block chunks
-        jobs.map((j) => ({ language: j.language, definitions: [], references: [], imports: [], chunks: chunkFile(j.text.split('\n'), []), error: 'parser crashed' })),
-      );
+      // a crashed worker must not lose the batch: fall back to block chunks
+      const parsed = parseBatch(jobs, pool).catch(() => jobs.map(blocksOnly));
       const next = { pend, parsed };
       if (inflight) await flush(inflight);
       inflight = next;

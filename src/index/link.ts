@@ -12,6 +12,8 @@ import { ModuleResolver, PACKAGE_SCOPED } from './modules.js';
 
 interface Sym { id: number; fileId: number; name: string; exported: boolean }
 
+const EMPTY: Map<string, Sym[]> = new Map();
+
 export interface LinkScope {
   /** files whose references all need (re)linking; null = every file */
   files: Set<number> | null;
@@ -43,28 +45,59 @@ export function linkRepo(store: Store, repoId: number, scope: LinkScope = { file
     push(m, s.name, s);
   }
 
-  // resolved imports per file, computed lazily
-  const importCache = new Map<number, { source: string; files: number[] }[]>();
-  const resolveSource = (fileId: number, source: string): number[] =>
-    modules.resolve(langOf.get(fileId)!, pathOf.get(fileId)!, source).map((p) => idOf.get(p)).filter((x): x is number => x !== undefined);
+  // Per module (a set of files) one name -> definitions map, built once and
+  // shared by every file that imports it: the linker's inner loop is then a
+  // few map lookups per reference, whatever the fan-out of imports.
+  const moduleIndex = new Map<string, Map<string, Sym[]>>();
+  const indexOfFiles = (fileIds: number[]): Map<string, Sym[]> => {
+    if (fileIds.length === 1) return byFile.get(fileIds[0]!) ?? EMPTY;
+    const key = fileIds.join(',');
+    let m = moduleIndex.get(key);
+    if (!m) {
+      m = new Map();
+      for (const id of fileIds) for (const [name, syms] of byFile.get(id) ?? EMPTY) for (const s of syms) push(m, name, s);
+      moduleIndex.set(key, m);
+    }
+    return m;
+  };
+  const sourceCache = new Map<string, number[]>();
+  const resolveSource = (fileId: number, source: string): number[] => {
+    const lang = langOf.get(fileId)!;
+    const from = pathOf.get(fileId)!;
+    // relative specifiers depend on the importing file's folder, others only on the language
+    const key = /^[./]|^(self|super)::/.test(source) ? `${lang}\0${from.slice(0, from.lastIndexOf('/') + 1)}\0${source}` : `${lang}\0\0${source}`;
+    let r = sourceCache.get(key);
+    if (!r) {
+      r = modules.resolve(lang, from, source).map((p) => idOf.get(p)).filter((x): x is number => x !== undefined);
+      sourceCache.set(key, r);
+    }
+    return r;
+  };
+  const importCache = new Map<number, Map<string, Sym[]>[]>();
   const importsOf = (fileId: number) => {
     let r = importCache.get(fileId);
     if (!r) {
-      r = store.importsOf(fileId).map((im) => ({ source: im.source, files: resolveSource(fileId, im.source) }));
+      r = store.importsOf(fileId).map((im) => resolveSource(fileId, im.source)).filter((f) => f.length > 0).map(indexOfFiles);
       importCache.set(fileId, r);
     }
     return r;
   };
-  const packageCache = new Map<number, number[]>();
+  const packageCache = new Map<string, Map<string, Sym[]>>();
   const packageOf = (fileId: number) => {
-    let r = packageCache.get(fileId);
+    const p = pathOf.get(fileId)!;
+    const dir = p.slice(0, p.lastIndexOf('/') + 1);
+    let r = packageCache.get(dir);
     if (!r) {
-      r = modules.samePackage(pathOf.get(fileId)!).map((p) => idOf.get(p)!).filter((x) => x !== undefined && x !== fileId);
-      packageCache.set(fileId, r);
+      r = indexOfFiles(modules.samePackage(p).map((x) => idOf.get(x)!).filter((x) => x !== undefined));
+      packageCache.set(dir, r);
     }
     return r;
   };
-  const defsIn = (fileIds: number[], name: string): Sym[] => fileIds.flatMap((id) => byFile.get(id)?.get(name) ?? []);
+  const fromMaps = (maps: Map<string, Sym[]>[], name: string): Sym[] => {
+    const out: Sym[] = [];
+    for (const m of maps) { const x = m.get(name); if (x) out.push(...x); }
+    return out;
+  };
   const decide = (c: Sym[]): { target: number | null; ambiguous: number } | null => {
     if (c.length === 0) return null;
     if (c.length === 1) return { target: c[0]!.id, ambiguous: 0 };
@@ -82,14 +115,15 @@ export function linkRepo(store: Store, repoId: number, scope: LinkScope = { file
       // an import that leaves the repo binds to nothing here
       if (targets.length === 0) res = { target: null, ambiguous: 0 };
       else {
+        const m = indexOfFiles(targets);
         const name = r.imported === '*' || r.imported === 'default' || !r.imported ? r.name : r.imported;
-        res = decide(defsIn(targets, name)) ?? decide(defsIn(targets, r.name)) ?? { target: null, ambiguous: 0 };
+        res = decide(m.get(name) ?? []) ?? decide(m.get(r.name) ?? []) ?? { target: null, ambiguous: 0 };
       }
     } else {
       res =
         decide(byFile.get(r.fileId)?.get(r.name) ?? []) ??
-        decide(defsIn(importsOf(r.fileId).flatMap((i) => i.files), r.name)) ??
-        (PACKAGE_SCOPED.has(langOf.get(r.fileId)!) ? decide(defsIn(packageOf(r.fileId), r.name)) : null) ??
+        decide(fromMaps(importsOf(r.fileId), r.name)) ??
+        (PACKAGE_SCOPED.has(langOf.get(r.fileId)!) ? decide(packageOf(r.fileId).get(r.name) ?? []) : null) ??
         decide(byName.get(r.name) ?? []) ?? { target: null, ambiguous: 0 };
     }
     if (res.target !== r.target || res.ambiguous !== r.ambiguous) updates.push({ id: r.id, ...res });

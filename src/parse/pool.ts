@@ -5,16 +5,15 @@
 
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { ParsedFile } from '../types.js';
-import { parseFile } from './parse.js';
+import { prepareFile, type PreparedFile } from './prepare.js';
 import { loadParsers } from './registry.js';
 
 export interface ParseJob { language: string; path: string; text: string }
 
 export class ParsePool {
   private workers: Worker[] = [];
-  private queue: { job: ParseJob; resolve: (p: ParsedFile) => void; reject: (e: Error) => void }[] = [];
-  private busy = new Map<Worker, { resolve: (p: ParsedFile) => void; reject: (e: Error) => void }>();
+  private queue: { job: ParseJob; resolve: (p: PreparedFile) => void; reject: (e: Error) => void }[] = [];
+  private busy = new Map<Worker, { resolve: (p: PreparedFile) => void; reject: (e: Error) => void }>();
   private idle: Worker[] = [];
   private nextId = 0;
   private size: number;
@@ -26,7 +25,7 @@ export class ParsePool {
   private spawn(): void {
     const w = new Worker(new URL('./worker.js', import.meta.url));
     w.unref();
-    w.on('message', (msg: { id: number; parsed: ParsedFile }) => {
+    w.on('message', (msg: { id: number; parsed: PreparedFile }) => {
       const pending = this.busy.get(w);
       this.busy.delete(w);
       pending?.resolve(msg.parsed);
@@ -56,7 +55,7 @@ export class ParsePool {
     }
   }
 
-  parse(job: ParseJob): Promise<ParsedFile> {
+  parse(job: ParseJob): Promise<PreparedFile> {
     return new Promise((resolve, reject) => {
       this.queue.push({ job, resolve, reject });
       this.pump();
@@ -71,11 +70,11 @@ export class ParsePool {
 }
 
 /** Parse a batch: inline for small batches, through the pool otherwise. */
-export async function parseBatch(jobs: ParseJob[], pool: ParsePool | null): Promise<ParsedFile[]> {
+export async function parseBatch(jobs: ParseJob[], pool: ParsePool | null): Promise<PreparedFile[]> {
   if (!pool) {
     await loadParsers();
-    const out: ParsedFile[] = [];
-    for (const j of jobs) out.push(await parseFile(j.language, j.path, j.text));
+    const out: PreparedFile[] = [];
+    for (const j of jobs) out.push(await prepareFile(j.language, j.path, j.text));
     return out;
   }
   return Promise.all(jobs.map((j) => pool.parse(j)));

@@ -2,11 +2,11 @@
 // and answers {id, parsed}. It owns no state but the parsers' caches.
 
 import { parentPort } from 'node:worker_threads';
-import { parseFile } from './parse.js';
+import { prepareFile } from './prepare.js';
 import { loadParsers } from './registry.js';
 
 await loadParsers();
 parentPort!.on('message', async (msg: { id: number; language: string; path: string; text: string }) => {
-  const parsed = await parseFile(msg.language, msg.path, msg.text);
+  const parsed = await prepareFile(msg.language, msg.path, msg.text);
   parentPort!.postMessage({ id: msg.id, parsed });
 });

@@ -106,10 +106,9 @@ CREATE TABLE IF NOT EXISTS refs (
   target    INTEGER REFERENCES symbols(id) ON DELETE SET NULL,
   ambiguous INTEGER NOT NULL DEFAULT 0
 );
-CREATE INDEX IF NOT EXISTS refs_file ON refs(file_id);
+CREATE INDEX IF NOT EXISTS refs_file ON refs(file_id, line);
 CREATE INDEX IF NOT EXISTS refs_name ON refs(name);
 CREATE INDEX IF NOT EXISTS refs_target ON refs(target);
-CREATE INDEX IF NOT EXISTS refs_chunk ON refs(chunk);
 
 CREATE TABLE IF NOT EXISTS imports (
   file_id  INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,

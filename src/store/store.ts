@@ -420,12 +420,15 @@ export class Store {
     return rows.map((r) => ({ ...r, call: !!r.call }));
   }
 
-  /** Definitions referenced from a chunk (its callees), most referenced first. */
+  /** Definitions referenced from a chunk (its callees), calls first, then most referenced. */
   calleesOf(chunkId: number, limit = 50): { symbolId: number; n: number }[] {
+    // by file and line range, which the refs_file index serves, rather than a second index on refs.chunk
+    const c = this.chunk(chunkId);
+    if (!c) return [];
     return this.q(
-      `SELECT target AS symbolId, count(*) AS n FROM refs WHERE chunk = ? AND target IS NOT NULL
+      `SELECT target AS symbolId, count(*) AS n FROM refs WHERE file_id = ? AND line BETWEEN ? AND ? AND target IS NOT NULL
         GROUP BY target ORDER BY max(call) DESC, n DESC LIMIT ?`,
-    ).all(chunkId, limit) as { symbolId: number; n: number }[];
+    ).all(c.fileId, c.line, c.endLine, limit) as { symbolId: number; n: number }[];
   }
 
   symbolById(id: number): SymbolHit | undefined {
