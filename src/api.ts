@@ -3,8 +3,7 @@
 // never see SQL, workers or the gateway. Argument checking that depends on the
 // store (unknown repo) happens here; flag syntax is the CLI's job.
 
-import os from 'node:os';
-import path from 'node:path';
+import { SEARCH_TYPES, type SearchType } from './config.js';
 import { UsageError } from './errors.js';
 import { indexCheckout as runIndex, type IndexOptions, type IndexSummary } from './index/indexer.js';
 import { Gateway, gatewayConfig } from './gateway/client.js';
@@ -39,15 +38,7 @@ function gatewayFor(o: GatewayOptions): { gateway: Gateway; model: string } {
 
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
-export const SEARCH_TYPES = ['hybrid', 'text', 'regex', 'symbol', 'semantic'] as const;
-export type SearchType = (typeof SEARCH_TYPES)[number];
-
-/** {XDG_DATA_HOME or ~/.local/share}/hanzo, unless HANZO_DATA_DIR or --data-dir says otherwise. */
-export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.HANZO_DATA_DIR) return path.resolve(env.HANZO_DATA_DIR);
-  const xdg = env.XDG_DATA_HOME && path.isAbsolute(env.XDG_DATA_HOME) ? env.XDG_DATA_HOME : path.join(os.homedir(), '.local', 'share');
-  return path.join(xdg, 'hanzo');
-}
+export { defaultDataDir, SEARCH_TYPES, type SearchType } from './config.js';
 
 export function withStore<T>(o: StoreOptions, fn: (s: Store) => T, create = false): T {
   const store = Store.open(o.dataDir, o.org, { create });

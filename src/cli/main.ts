@@ -3,9 +3,8 @@
 // in-process. Global options are accepted before or after the subcommand.
 
 import { Command, CommanderError, Option } from 'commander';
-import { defaultDataDir } from '../api.js';
+import { defaultDataDir, storePath } from '../config.js';
 import { HanzoError, UsageError } from '../errors.js';
-import { storePath } from '../store/store.js';
 import type { IO } from './io.js';
 import { registerIndex } from './commands/index.js';
 import { registerSearch } from './commands/search.js';

@@ -10,22 +10,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import Database from 'better-sqlite3';
-import { StoreError, UsageError } from '../errors.js';
+import { storePath } from '../config.js';
+import { StoreError } from '../errors.js';
 import type { ChunkSpec, Definition, ImportDecl, Kind, Reference, SkipReason } from '../types.js';
 import { DDL, SCHEMA_VERSION } from './schema.js';
 
 type DB = Database.Database;
 
-export const ORG_SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
-
-export function storePath(dataDir: string, org: string): string {
-  if (!ORG_SLUG.test(org)) {
-    throw new UsageError(
-      `invalid org "${org}": an org slug is 1-63 characters of a-z, 0-9 and '-', starting with a letter or digit`,
-    );
-  }
-  return path.join(dataDir, 'orgs', org, 'code.db');
-}
+export { ORG_SLUG, storePath } from '../config.js';
 
 export interface RepoRow { id: number; name: string; root: string; indexedAt: number }
 export interface FileRow {

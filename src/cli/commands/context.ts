@@ -2,7 +2,6 @@
 // budget. Text output is prompt-ready: a header per span and a fenced block.
 
 import type { Command } from 'commander';
-import { context } from '../../api.js';
 import { detectLanguage, fenceTag } from '../../parse/language.js';
 import type { ContextBundle } from '../../types.js';
 import type { Ctx } from '../main.js';
@@ -28,6 +27,7 @@ export function registerContext(code: Command, ctx: Ctx): Command {
     .option('--embed-model <model>', 'embedding model for the semantic tier (env HANZO_EMBED_MODEL)')
     .action(async (words: string[], o: { budget?: string; repo?: string; embedModel?: string }, cmd: Command) => {
       const g = ctx.globals(cmd);
+      const { context } = await import('../../api.js');
       const b = await context(words.join(' '), {
         dataDir: g.dataDir, org: g.org, repo: o.repo, budgetTokens: intFlag('--budget', o.budget, 1, 200_000),
         embedModel: o.embedModel, env: ctx.io.env,

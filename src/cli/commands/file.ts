@@ -1,7 +1,6 @@
 // `hanzo code file <path>`: the indexed content of one file.
 
 import type { Command } from 'commander';
-import { file } from '../../api.js';
 import { UsageError } from '../../errors.js';
 import type { Ctx } from '../main.js';
 
@@ -21,8 +20,9 @@ export function registerFile(code: Command, ctx: Ctx): Command {
     .argument('<path>', 'path relative to the repo root')
     .option('--repo <name>', 'the repo the file is in')
     .option('--lines <a:b>', 'only lines a to b (1-based, inclusive)')
-    .action((p: string, o: { repo?: string; lines?: string }, cmd: Command) => {
+    .action(async (p: string, o: { repo?: string; lines?: string }, cmd: Command) => {
       const g = ctx.globals(cmd);
+      const { file } = await import('../../api.js');
       const r = file(p, { dataDir: g.dataDir, org: g.org, repo: o.repo, lines: parseLines(o.lines) });
       if (g.json) {
         ctx.io.stdout.write(JSON.stringify(r) + '\n');

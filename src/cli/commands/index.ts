@@ -2,7 +2,7 @@
 
 import type { Command } from 'commander';
 import Table from 'cli-table3';
-import { indexCheckout, type IndexSummary } from '../../api.js';
+import type { IndexSummary } from '../../api.js';
 import type { EmbedSummary } from '../../index/embed.js';
 import type { Ctx } from '../main.js';
 import { intFlag } from '../main.js';
@@ -57,6 +57,7 @@ export function registerIndex(code: Command, ctx: Ctx): Command {
         spinner = ora({ text: 'walking…', stream: process.stderr }).start();
       }
       try {
+        const { indexCheckout } = await import('../../api.js');
         const s = await indexCheckout(root, {
           dataDir: g.dataDir, org: g.org, repo: o.repo, maxFileSize, embed: o.embed, embedModel: o.embedModel, env: io.env,
           onEmbedProgress: spinner

@@ -2,12 +2,11 @@
 // Exit status as ripgrep: 0 with results, 1 without, 2 on error.
 
 import { Option, type Command } from 'commander';
-import { search, SEARCH_TYPES, type SearchType } from '../../api.js';
+import { SEARCH_TYPES, type SearchType } from '../../config.js';
 import { UsageError } from '../../errors.js';
 import type { CaseMode } from '../../retrieve/types.js';
 import type { Ctx } from '../main.js';
 import { intFlag } from '../main.js';
-import { searchJson, searchPlain, searchTTY } from '../render/search.js';
 
 export function registerSearch(code: Command, ctx: Ctx): Command {
   return code
@@ -31,6 +30,8 @@ export function registerSearch(code: Command, ctx: Ctx): Command {
       if (o.caseSensitive && o.ignoreCase) throw new UsageError('--case-sensitive and --ignore-case contradict each other: give one');
       const caseMode: CaseMode = o.caseSensitive ? 'sensitive' : o.ignoreCase ? 'insensitive' : 'smart';
       const limit = intFlag('--limit', o.limit, 1, 100);
+      // heavy modules load only when a command runs, so --help and flag errors stay instant
+      const [{ search }, { searchJson, searchPlain, searchTTY }] = await Promise.all([import('../../api.js'), import('../render/search.js')]);
       const r = await search(query, {
         dataDir: g.dataDir, org: g.org, type: o.type as SearchType | undefined, repo: o.repo, limit, all: o.all, caseMode, refs: o.refs, embedModel: o.embedModel, env: ctx.io.env,
       });

@@ -1,7 +1,7 @@
 // `hanzo code tree`: the indexed files as a tree, with language and symbol counts.
 
 import type { Command } from 'commander';
-import { tree, type TreeEntry } from '../../api.js';
+import type { TreeEntry } from '../../api.js';
 import type { Ctx } from '../main.js';
 
 export function treeText(entries: TreeEntry[], symbols: boolean): string {
@@ -37,8 +37,9 @@ export function registerTree(code: Command, ctx: Ctx): Command {
     .description('the indexed files with language and per-file symbol count')
     .option('--repo <name>', 'only this repo')
     .option('--symbols', "list each file's definitions too")
-    .action((o: { repo?: string; symbols?: boolean }, cmd: Command) => {
+    .action(async (o: { repo?: string; symbols?: boolean }, cmd: Command) => {
       const g = ctx.globals(cmd);
+      const { tree } = await import('../../api.js');
       const entries = tree({ dataDir: g.dataDir, org: g.org, repo: o.repo, symbols: o.symbols });
       if (g.json) {
         ctx.io.stdout.write(JSON.stringify(entries.map((e) => {
