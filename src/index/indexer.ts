@@ -187,6 +187,7 @@ export async function indexCheckout(store: Store, rootArg: string, opts: IndexOp
   summary.pruned = gone.length;
 
   const pool = (opts.workers ?? todo.length >= POOL_THRESHOLD) ? new ParsePool() : null;
+  store.bulk(true);
   let done = summary.unchanged;
   let batchNo = 0;
   const total = walked.length;
@@ -266,6 +267,7 @@ export async function indexCheckout(store: Store, rootArg: string, opts: IndexOp
     if (inflight) await flush(inflight);
   } finally {
     await pool?.close();
+    store.bulk(false);
   }
 
   // A first index links everything; later runs only what the changes can
