@@ -369,3 +369,62 @@ export async function context(query: string, opts: ContextOptions): Promise<Cont
     return { ...empty, usedTokens: packed.usedTokens, spans: packed.spans, omitted: packed.omitted, capped: seeds.capped, degraded: seeds.status === 'failed' };
   });
 }
+
+// ---- ask -------------------------------------------------------------------
+
+export const DEFAULT_ASK_BUDGET = 6000;
+
+export interface AskOptions extends ContextOptions { chatModel?: string }
+
+export interface AskResult {
+  query: string;
+  answer: string;
+  /** the spans the model was given, numbered from 1 in order: [n] in the answer cites spans[n-1] */
+  spans: Span[];
+  /** the span numbers the answer actually cites */
+  cited: number[];
+  model: string;
+  budgetTokens: number;
+  usedTokens: number;
+  degraded: boolean;
+  capped: boolean;
+}
+
+const ASK_SYSTEM = [
+  'You answer questions about a codebase using ONLY the numbered code spans provided.',
+  'Cite every claim with the span numbers in square brackets, like [1] or [2][3].',
+  'If the spans do not contain the answer, say so plainly instead of guessing.',
+  'Be concise; quote identifiers exactly as they appear in the code.',
+].join(' ');
+
+export function askPrompt(query: string, spans: Span[]): string {
+  const parts = spans.map((s, i) => `[${i + 1}] ${s.repo}/${s.file}:${s.line}-${s.endLine}${s.symbol ? ` (${s.kind} ${s.symbol})` : ''}\n\`\`\`\n${s.snippet}\n\`\`\``);
+  return `Question: ${query}\n\nCode spans:\n\n${parts.join('\n\n')}`;
+}
+
+/** A cited answer written by the chat model over exactly the spans `context` packs. */
+export async function ask(query: string, opts: AskOptions): Promise<AskResult & { warnings: string[] }> {
+  const bundle = await context(query, { ...opts, budgetTokens: opts.budgetTokens ?? DEFAULT_ASK_BUDGET });
+  const cfg = gatewayConfig(opts.env ?? process.env, { chatModel: opts.chatModel, embedModel: opts.embedModel });
+  const base = {
+    query, spans: bundle.spans, model: cfg.chatModel, budgetTokens: bundle.budgetTokens, usedTokens: bundle.usedTokens,
+    capped: bundle.capped,
+  };
+  if (bundle.spans.length === 0) {
+    // nothing to ground an answer in: the model is not asked to invent one
+    return { ...base, answer: '', cited: [], degraded: bundle.degraded, warnings: [] };
+  }
+  try {
+    const r = await new Gateway(cfg).chat([
+      { role: 'system', content: ASK_SYSTEM },
+      { role: 'user', content: askPrompt(query, bundle.spans) },
+    ]);
+    const cited = [...new Set([...r.content.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1])))]
+      .filter((n) => n >= 1 && n <= bundle.spans.length)
+      .sort((a, b) => a - b);
+    return { ...base, answer: r.content.trim(), cited, model: r.model, degraded: false, warnings: [] };
+  } catch (e) {
+    const err = e as Error & { hint?: string };
+    return { ...base, answer: '', cited: [], degraded: true, warnings: [`ask failed: ${err.message}${err.hint ? ` (${err.hint})` : ''}`] };
+  }
+}
