@@ -5,7 +5,7 @@ _hanzo() {
   prev="${COMP_WORDS[COMP_CWORD-1]}"
   local globals="--org --data-dir --json --color --help"
   if [[ $COMP_CWORD -eq 1 ]]; then COMPREPLY=($(compgen -W "code --help --version" -- "$cur")); return; fi
-  if [[ $COMP_CWORD -eq 2 ]]; then COMPREPLY=($(compgen -W "index search context tree file $globals" -- "$cur")); return; fi
+  if [[ $COMP_CWORD -eq 2 ]]; then COMPREPLY=($(compgen -W "index search context ask tree file $globals" -- "$cur")); return; fi
   sub="${COMP_WORDS[2]}"
   case "$prev" in
     -t|--type) COMPREPLY=($(compgen -W "hybrid text regex symbol semantic" -- "$cur")); return ;;
@@ -16,6 +16,7 @@ _hanzo() {
     index) COMPREPLY=($(compgen -W "--repo --max-file-size --embed --embed-model $globals" -- "$cur")); [[ $cur != -* ]] && COMPREPLY+=($(compgen -d -- "$cur")) ;;
     search) COMPREPLY=($(compgen -W "--type --repo --limit --all --refs --case-sensitive --ignore-case --embed-model $globals" -- "$cur")) ;;
     context) COMPREPLY=($(compgen -W "--budget --repo --embed-model $globals" -- "$cur")) ;;
+    ask) COMPREPLY=($(compgen -W "--budget --repo --chat-model --embed-model $globals" -- "$cur")) ;;
     tree) COMPREPLY=($(compgen -W "--repo --symbols $globals" -- "$cur")) ;;
     file) COMPREPLY=($(compgen -W "--repo --lines $globals" -- "$cur")) ;;
   esac

@@ -1,6 +1,6 @@
 # fish completion for `hanzo code`; copy to ~/.config/fish/completions/hanzo.fish
 complete -c hanzo -n '__fish_use_subcommand' -a code -d 'index and search code'
-complete -c hanzo -n '__fish_seen_subcommand_from code; and not __fish_seen_subcommand_from index search context tree file' -a 'index search context tree file'
+complete -c hanzo -n '__fish_seen_subcommand_from code; and not __fish_seen_subcommand_from index search context tree file' -a 'index search context ask tree file'
 complete -c hanzo -l org -r -d 'org slug'
 complete -c hanzo -l data-dir -r -a '(__fish_complete_directories)' -d 'store directory'
 complete -c hanzo -l json -d 'JSON output'
@@ -15,6 +15,7 @@ complete -c hanzo -n '__fish_seen_subcommand_from search context index' -l embed
 complete -c hanzo -n '__fish_seen_subcommand_from search context tree file index' -l repo -r
 complete -c hanzo -n '__fish_seen_subcommand_from index' -l max-file-size -r
 complete -c hanzo -n '__fish_seen_subcommand_from index' -l embed
-complete -c hanzo -n '__fish_seen_subcommand_from context' -l budget -r
+complete -c hanzo -n '__fish_seen_subcommand_from context ask' -l budget -r
 complete -c hanzo -n '__fish_seen_subcommand_from tree' -l symbols
 complete -c hanzo -n '__fish_seen_subcommand_from file' -l lines -r
+complete -c hanzo -n '__fish_seen_subcommand_from ask' -l chat-model -r
