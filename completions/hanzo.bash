@@ -5,7 +5,7 @@ _hanzo() {
   prev="${COMP_WORDS[COMP_CWORD-1]}"
   local globals="--org --data-dir --json --color --help"
   if [[ $COMP_CWORD -eq 1 ]]; then COMPREPLY=($(compgen -W "code --help --version" -- "$cur")); return; fi
-  if [[ $COMP_CWORD -eq 2 ]]; then COMPREPLY=($(compgen -W "index search context ask tree file $globals" -- "$cur")); return; fi
+  if [[ $COMP_CWORD -eq 2 ]]; then COMPREPLY=($(compgen -W "index search context ask tree file serve $globals" -- "$cur")); return; fi
   sub="${COMP_WORDS[2]}"
   case "$prev" in
     -t|--type) COMPREPLY=($(compgen -W "hybrid text regex symbol semantic" -- "$cur")); return ;;
@@ -19,6 +19,7 @@ _hanzo() {
     ask) COMPREPLY=($(compgen -W "--budget --repo --chat-model --embed-model $globals" -- "$cur")) ;;
     tree) COMPREPLY=($(compgen -W "--repo --symbols $globals" -- "$cur")) ;;
     file) COMPREPLY=($(compgen -W "--repo --lines $globals" -- "$cur")) ;;
+    serve) COMPREPLY=($(compgen -W "--port --host $globals" -- "$cur")) ;;
   esac
 }
 complete -F _hanzo hanzo

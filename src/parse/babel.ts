@@ -2,9 +2,13 @@
 // (definitions, scope-bound references, imports, chunks). It owns the choice of
 // Babel plugins per file kind and a small scope walker of our own over Babel's
 // AST (no @babel/traverse: a purpose-built walk is cheaper and we decide what a
-// reference is). It must not read files, resolve specifiers to paths
-// (resolve-js.ts does) or bind names across files (the linker does), and it
-// never throws: one bad file must not stop an index.
+// reference is). Definitions are what universal-ctags would list: top-level
+// declarations (pass 1), and, found during the reference walk (pass 2), nested
+// functions and classes, prototype / static / `this.m` methods, methods of
+// named object literals and named function expressions; a nested one binds
+// only in the scope it is visible in. It must not read files, resolve
+// specifiers to paths (resolve-js.ts does) or bind names across files (the
+// linker does), and it never throws: one bad file must not stop an index.
 
 import { parse, type ParserOptions, type ParserPlugin } from '@babel/parser';
 import { chunkFile } from './chunk.js';
@@ -267,59 +271,87 @@ function isLexical(st: Node): boolean {
   }
 }
 
-function declareLexical(stmts: Node[], scope: Scope): void {
-  for (const st0 of stmts) {
-    const st = st0.type === 'ExportNamedDeclaration' && st0.declaration ? st0.declaration : st0;
-    switch (st.type) {
-      case 'VariableDeclaration':
-        if (st.kind !== 'var') for (const d of st.declarations) declareDeclarator(d, scope, LOCAL);
-        break;
-      case 'FunctionDeclaration': case 'TSDeclareFunction':
-        if (st.id) scope.declare(st.id.name, LOCAL, VALUE);
-        break;
-      case 'ClassDeclaration': case 'TSEnumDeclaration':
-        if (st.id) scope.declare(st.id.name, LOCAL, BOTH);
-        break;
-      case 'TSModuleDeclaration':
-        if (st.id.type === 'Identifier') scope.declare(st.id.name, LOCAL, BOTH);
-        break;
-      case 'TSInterfaceDeclaration': case 'TSTypeAliasDeclaration':
-        scope.declare(st.id.name, LOCAL, TYPE);
-        break;
-      case 'TSImportEqualsDeclaration': {
-        const ref = st.moduleReference;
-        scope.declare(st.id.name, ref.type === 'TSExternalModuleReference' ? nsBound(ref.expression.value) : LOCAL, BOTH);
-        break;
+/**
+ * Where the scope helpers report a declaration below the top level that is
+ * also a definition (a nested function or class, a function-valued
+ * variable): the walker lists it and binds the name to it, in this scope only.
+ */
+interface NestedSink {
+  nestedDecl(st: Node, scope: Scope): void;
+  /** true when the declarator was a definition and is declared */
+  nestedVar(d: Node, at: Node, scope: Scope): boolean;
+}
+
+function declareLexical(stmts: Node[], scope: Scope, sink: NestedSink | null = null): void {
+  for (const st of stmts) declareLexicalOne(st, scope, sink);
+}
+
+function declareLexicalOne(st0: Node, scope: Scope, sink: NestedSink | null): void {
+  const st = st0.type === 'ExportNamedDeclaration' && st0.declaration ? st0.declaration : st0;
+  switch (st.type) {
+    case 'VariableDeclaration':
+      if (st.kind !== 'var') {
+        const at = st.declarations.length === 1 ? st : null;
+        for (const d of st.declarations) if (sink === null || !sink.nestedVar(d, at ?? d, scope)) declareDeclarator(d, scope, LOCAL);
       }
-      case 'ImportDeclaration':
-        for (const spec of st.specifiers) scope.declare(spec.local.name, importSpecBound(st.source.value, spec), BOTH);
-        break;
+      break;
+    case 'FunctionDeclaration': case 'TSDeclareFunction':
+      if (st.id) {
+        if (sink !== null) sink.nestedDecl(st, scope);
+        else scope.declare(st.id.name, LOCAL, VALUE);
+      }
+      break;
+    case 'ClassDeclaration':
+      if (st.id) {
+        if (sink !== null) sink.nestedDecl(st, scope);
+        else scope.declare(st.id.name, LOCAL, BOTH);
+      }
+      break;
+    case 'TSEnumDeclaration':
+      if (st.id) scope.declare(st.id.name, LOCAL, BOTH);
+      break;
+    case 'TSModuleDeclaration':
+      if (st.id.type === 'Identifier') scope.declare(st.id.name, LOCAL, BOTH);
+      break;
+    case 'TSInterfaceDeclaration': case 'TSTypeAliasDeclaration':
+      scope.declare(st.id.name, LOCAL, TYPE);
+      break;
+    case 'TSImportEqualsDeclaration': {
+      const ref = st.moduleReference;
+      scope.declare(st.id.name, ref.type === 'TSExternalModuleReference' ? nsBound(ref.expression.value) : LOCAL, BOTH);
+      break;
     }
+    case 'ImportDeclaration':
+      for (const spec of st.specifiers) scope.declare(spec.local.name, importSpecBound(st.source.value, spec), BOTH);
+      break;
   }
 }
 
 /** `var` is function-scoped: find every one in this body without entering nested functions. */
-function hoistVars(stmts: Node[], scope: Scope): void {
-  for (const st of stmts) hoistStmt(st, scope);
+function hoistVars(stmts: Node[], scope: Scope, sink: NestedSink | null = null): void {
+  for (const st of stmts) hoistStmt(st, scope, sink);
 }
 
-function hoistStmt(st: Node, scope: Scope): void {
+function hoistStmt(st: Node, scope: Scope, sink: NestedSink | null): void {
   if (!st) return;
   switch (st.type) {
     case 'VariableDeclaration':
-      if (st.kind === 'var') for (const d of st.declarations) declareDeclarator(d, scope, LOCAL);
+      if (st.kind === 'var') {
+        const at = st.declarations.length === 1 ? st : null;
+        for (const d of st.declarations) if (sink === null || !sink.nestedVar(d, at ?? d, scope)) declareDeclarator(d, scope, LOCAL);
+      }
       return;
-    case 'ExportNamedDeclaration': hoistStmt(st.declaration, scope); return;
-    case 'BlockStatement': hoistVars(st.body, scope); return;
-    case 'IfStatement': hoistStmt(st.consequent, scope); hoistStmt(st.alternate, scope); return;
-    case 'ForStatement': hoistStmt(st.init, scope); hoistStmt(st.body, scope); return;
-    case 'ForInStatement': case 'ForOfStatement': hoistStmt(st.left, scope); hoistStmt(st.body, scope); return;
+    case 'ExportNamedDeclaration': hoistStmt(st.declaration, scope, sink); return;
+    case 'BlockStatement': hoistVars(st.body, scope, sink); return;
+    case 'IfStatement': hoistStmt(st.consequent, scope, sink); hoistStmt(st.alternate, scope, sink); return;
+    case 'ForStatement': hoistStmt(st.init, scope, sink); hoistStmt(st.body, scope, sink); return;
+    case 'ForInStatement': case 'ForOfStatement': hoistStmt(st.left, scope, sink); hoistStmt(st.body, scope, sink); return;
     case 'WhileStatement': case 'DoWhileStatement': case 'LabeledStatement': case 'WithStatement':
-      hoistStmt(st.body, scope); return;
+      hoistStmt(st.body, scope, sink); return;
     case 'TryStatement':
-      hoistStmt(st.block, scope); hoistStmt(st.handler?.body, scope); hoistStmt(st.finalizer, scope); return;
+      hoistStmt(st.block, scope, sink); hoistStmt(st.handler?.body, scope, sink); hoistStmt(st.finalizer, scope, sink); return;
     case 'SwitchStatement':
-      for (const c of st.cases) hoistVars(c.consequent, scope);
+      for (const c of st.cases) hoistVars(c.consequent, scope, sink);
       return;
   }
 }
@@ -352,12 +384,22 @@ const FLOW_SKIP = new Set([
 
 // ---- the walker ---------------------------------------------------------
 
-class Walker {
+class Walker implements NestedSink {
   readonly defs: Definition[] = [];
   readonly refs: Reference[] = [];
   readonly imports: ImportDecl[] = [];
-  /** the node that last produced defs[i]: overload signatures merge into the next same-named def */
-  private readonly defNode: Node[] = [];
+  /** the def the next same-named overload signature (or the implementation) merges into; -1 when the last def was not a signature */
+  private mergeInto = -1;
+  /** function and class nodes that already have a definition: the def their body is the container of */
+  private readonly owner = new Map<Node, number>();
+  /** top-level CommonJS assignments pass 1 already listed */
+  private readonly cjsDone = new Set<Node>();
+  /** pass 2: definitions found from here on are nested, never top-level names */
+  private nested = false;
+  /** pass 2: container of a definition found here (qualified name of the nearest enclosing definition) */
+  private cont = '';
+  /** pass 2: the name `this` stands for here (a constructor function, a class, an object), '' when unknown */
+  private thisName = '';
   private readonly topByName = new Map<string, number[]>();
   private readonly pendingExports: string[] = [];
   private readonly nsScopes = new Map<Node, Scope>();
@@ -421,7 +463,14 @@ class Walker {
     for (const name of this.pendingExports) {
       for (const i of this.topByName.get(name) ?? []) this.defs[i].exported = true;
     }
-    hoistVars(program.body, top);
+    this.nested = true;
+    this.mergeInto = -1;
+    // pass 1 listed the top-level declarations themselves; a var or function
+    // inside a top-level block (`if (...) { var f = function () {} }`) is
+    // found here
+    for (const st of program.body) {
+      hoistStmt(st, top, st.type === 'VariableDeclaration' || st.type === 'ExportNamedDeclaration' ? null : this);
+    }
     for (const st of program.body) this.visit(st, top);
   }
 
@@ -430,25 +479,29 @@ class Walker {
   private addDef(name: string, kind: DefKind, outer: Node, decl: Node, container: string, exported: boolean): number {
     const line = this.line(outer);
     const endLine = this.endLine(outer);
-    const last = this.defs.length - 1;
-    if (last >= 0 && (kind === 'func' || kind === 'method')) {
-      const prev = this.defs[last];
-      const pn = this.defNode[last];
-      if ((pn.type === 'TSDeclareFunction' || pn.type === 'TSDeclareMethod')
-          && prev.name === name && prev.kind === kind && prev.container === container) {
-        // overload signatures and their implementation are one definition
-        prev.endLine = Math.max(prev.endLine, endLine);
-        prev.exported ||= exported;
-        this.defNode[last] = decl;
-        return last;
-      }
-    }
     // a decorator line says little; the signature is the line that names the thing
     const named = decl.decorators?.length ? (decl.id ?? decl.key ?? decl) : outer;
+    const signature = this.signature(this.line(named));
+    const m = this.mergeInto;
+    const declares = decl.type === 'TSDeclareFunction' || decl.type === 'TSDeclareMethod';
+    if (m !== -1 && (kind === 'func' || kind === 'method')) {
+      const prev = this.defs[m];
+      if (prev.name === name && prev.kind === kind && prev.container === container) {
+        // overload signatures and their implementation are one definition for
+        // binding and chunking (the chunk keeps every signature's doc with
+        // them); each later one is listed at its own line too, nested inside
+        // it, so a name search finds every signature
+        prev.endLine = Math.max(prev.endLine, endLine);
+        prev.exported ||= exported;
+        this.defs.push({ name, kind, line, endLine, container, signature, exported: prev.exported });
+        this.mergeInto = declares ? m : -1;
+        return m;
+      }
+    }
     const idx = this.defs.length;
-    this.defs.push({ name, kind, line, endLine, container, signature: this.signature(this.line(named)), exported });
-    this.defNode.push(decl);
-    if (container === '') {
+    this.defs.push({ name, kind, line, endLine, container, signature, exported });
+    this.mergeInto = declares ? idx : -1;
+    if (container === '' && !this.nested) {
       const list = this.topByName.get(name);
       if (list) list.push(idx);
       else this.topByName.set(name, [idx]);
@@ -504,12 +557,14 @@ class Walker {
       case 'FunctionDeclaration': case 'TSDeclareFunction': {
         if (!node.id) return; // anonymous `export default function`
         const idx = this.addDef(node.id.name, 'func', outer, node, container, exported);
+        this.owner.set(node, idx);
         scope.declare(node.id.name, this.defBound(idx), VALUE);
         return;
       }
       case 'ClassDeclaration': {
         if (!node.id) return;
         const idx = this.addDef(node.id.name, 'class', outer, node, container, exported);
+        this.owner.set(node, idx);
         scope.declare(node.id.name, this.defBound(idx), BOTH);
         this.collectMembers(node, node.id.name, exported);
         return;
@@ -527,6 +582,7 @@ class Walker {
             const k: DefKind = isFunctionValue(init) ? 'func' : init?.type === 'ClassExpression' ? 'class' : kind;
             const idx = this.addDef(d.id.name, k, at, d, container, exported);
             scope.declare(d.id.name, this.defBound(idx), VALUE);
+            if (k === 'func' || k === 'class') this.owner.set(init, idx);
             if (k === 'class') this.collectMembers(init, d.id.name, exported);
           } else {
             const ids: Node[] = [];
@@ -566,7 +622,8 @@ class Walker {
       const name = keyName(m.key, m.computed);
       if (name === null) continue;
       const exported = classExported && m.accessibility !== 'private' && m.key.type !== 'PrivateName';
-      this.addDef(name, 'method', m, m, className, exported);
+      const idx = this.addDef(name, 'method', m, m, className, exported);
+      this.owner.set(m.type === 'ClassProperty' || m.type === 'ClassPrivateProperty' ? unwrap(m.value) : m, idx);
     }
   }
 
@@ -611,10 +668,11 @@ class Walker {
     const left = e.left;
     const right = unwrap(e.right);
     if (isModuleExports(left)) {
+      this.cjsDone.add(e);
       this.cjsValue(right, stmt);
-    } else if (left.type === 'MemberExpression' && !left.computed && left.property.type === 'Identifier'
-        && ((left.object.type === 'Identifier' && left.object.name === 'exports') || isModuleExports(left.object))) {
-      this.cjsNamed(left.property.name, right, stmt, stmt);
+    } else if (isExportsMember(left)) {
+      this.cjsDone.add(e);
+      this.cjsNamed(propName(left) as string, right, stmt, stmt);
     }
   }
 
@@ -625,7 +683,7 @@ class Walker {
       for (const p of v.properties) {
         const name = p.type === 'ObjectProperty' || p.type === 'ObjectMethod' ? keyName(p.key, p.computed) : null;
         if (name === null) continue;
-        if (p.type === 'ObjectMethod') this.addDef(name, 'func', p, p, '', true);
+        if (p.type === 'ObjectMethod') this.owner.set(p, this.addDef(name, 'func', p, p, '', true));
         else this.cjsNamed(name, unwrap(p.value), p, p);
       }
       return;
@@ -636,9 +694,141 @@ class Walker {
   private cjsNamed(name: string, v: Node, at: Node, decl: Node): void {
     if (!v) return;
     if (v.type === 'Identifier') this.pendingExports.push(v.name);
-    else if (isFunctionValue(v)) this.addDef(name, 'func', at, decl, '', true);
-    else if (v.type === 'ClassExpression') { this.addDef(name, 'class', at, decl, '', true); this.collectMembers(v, name, true); }
+    else if (isFunctionValue(v)) this.owner.set(v, this.addDef(name, 'func', at, decl, '', true));
+    else if (v.type === 'ClassExpression') { this.owner.set(v, this.addDef(name, 'class', at, decl, '', true)); this.collectMembers(v, name, true); }
     // `exports.x = void 0` and other values are compiler preludes or data, not definitions
+  }
+
+  // ---- pass 2: definitions below the top level --------------------------
+  //
+  // Found while references are walked, so nothing is walked twice. What
+  // counts follows universal-ctags: nested functions and classes, function-
+  // valued variables, `X.prototype.m = ...`, `X.m = function`, `this.m =
+  // function` in a constructor, methods of named object literals, named
+  // function expressions. Their names are declared only in the scope they are
+  // visible in, and never count as top-level names.
+
+  /** A function or class declaration in a function body or block (NestedSink). */
+  nestedDecl(st: Node, scope: Scope): void {
+    const name = st.id.name;
+    if (st.type === 'ClassDeclaration') {
+      const idx = this.addDef(name, 'class', st, st, this.cont, false);
+      this.owner.set(st, idx);
+      scope.declare(name, this.defBound(idx), BOTH);
+      this.collectMembers(st, name, false);
+      return;
+    }
+    const idx = this.addDef(name, 'func', st, st, this.cont, false);
+    this.owner.set(st, idx);
+    scope.declare(name, this.defBound(idx), VALUE);
+  }
+
+  /** `var f = function () {}`, `const C = class {}` below the top level (NestedSink). */
+  nestedVar(d: Node, at: Node, scope: Scope): boolean {
+    if (d.id.type !== 'Identifier' || !d.init) return false;
+    const v = unwrap(d.init);
+    const fnv = isFunctionValue(v);
+    if (!fnv && v.type !== 'ClassExpression') return false;
+    const name = d.id.name;
+    const idx = this.addDef(name, fnv ? 'func' : 'class', at, d, this.cont, false);
+    this.owner.set(v, idx);
+    if (!fnv) this.collectMembers(v, name, false);
+    scope.declare(name, this.defBound(idx), VALUE);
+    return true;
+  }
+
+  /** Whether a top-level definition of this name is exported: its prototype and static methods follow it. */
+  private topExported(name: string): boolean {
+    const list = this.topByName.get(name);
+    if (list !== undefined) for (const i of list) if (this.defs[i].exported) return true;
+    return false;
+  }
+
+  /** A function or class value assigned to `name` on `container`: a method (or class) definition there. */
+  private memberDef(name: string, v: Node, at: Node, container: string, direct: boolean, exported: boolean): void {
+    if (v.type === 'ClassExpression') {
+      const idx = this.addDef(name, 'class', at, v, container, exported);
+      if (direct && !this.owner.has(v)) { this.owner.set(v, idx); this.collectMembers(v, name, exported); }
+      return;
+    }
+    const idx = this.addDef(name, 'method', at, v, container, exported);
+    if (direct && isFunctionValue(v) && !this.owner.has(v)) this.owner.set(v, idx);
+  }
+
+  /** Definitions an assignment makes: `X.prototype.m = ...`, `X.m = function`, `this.m = function`, `f = function`. */
+  private assignDefs(n: Node): void {
+    if (this.cjsDone.has(n)) return;
+    const left = n.left;
+    let v = unwrap(n.right);
+    if (!v) return;
+    // `A.prototype.x = A.prototype.y = function () {}` defines both; the
+    // function belongs to the innermost assignment, visited next
+    const direct = v.type !== 'AssignmentExpression';
+    while (v && v.type === 'AssignmentExpression' && v.operator === '=') v = unwrap(v.right);
+    if (!v) return;
+    const fnv = isFunctionValue(v) || v.type === 'ClassExpression';
+    if (left.type === 'Identifier') {
+      // `debug = function () {}`: a function given to an existing variable
+      // (`exports = module.exports = function` names the module, not a function)
+      if (fnv && v.type !== 'ClassExpression' && left.name !== 'exports' && !this.owner.has(v)) {
+        const idx = this.addDef(left.name, 'func', n, v, this.cont, false);
+        if (direct) this.owner.set(v, idx);
+      }
+      return;
+    }
+    if (left.type !== 'MemberExpression') return;
+    if (isModuleExports(left) || isExportsMember(left)) {
+      // CommonJS below the top level (a UMD wrapper, an `if`): as at the top
+      if (direct) this.collectCommonJs(n, n);
+      return;
+    }
+    const name = propName(left);
+    if (name === null) return;
+    const obj = left.object;
+    if (obj.type === 'MemberExpression' && !obj.computed && obj.property.type === 'Identifier' && obj.property.name === 'prototype') {
+      const target = chainName(obj.object);
+      if (target === null) return;
+      // a prototype property is a method even when it is an alias
+      // (`P.addListener = P.on`) or comes from a factory or a require;
+      // literals (`P._isBuffer = true`) are data
+      if (fnv || v.type === 'Identifier' || v.type === 'MemberExpression' || v.type === 'CallExpression') {
+        this.memberDef(name, v, n, target, direct, this.topExported(target));
+      }
+      return;
+    }
+    if (name === 'prototype') {
+      const target = chainName(obj);
+      if (target !== null && v.type === 'ObjectExpression') this.objectDefs(v, target, this.topExported(target));
+      return;
+    }
+    if (obj.type === 'ThisExpression') {
+      if (fnv && this.thisName !== '') this.memberDef(name, v, n, this.thisName, direct, false);
+      return;
+    }
+    const target = chainName(obj);
+    if (target === null) return;
+    if (fnv) this.memberDef(name, v, n, target, direct, this.topExported(target));
+    else if (v.type === 'ObjectExpression') this.objectDefs(v, target + '.' + name, false);
+  }
+
+  /** Methods of an object literal bound to a name (`const api = { get() {} }`), nested objects included. */
+  private objectDefs(obj: Node, container: string, exported: boolean): void {
+    for (const p of obj.properties) {
+      if (p.type === 'ObjectMethod') {
+        const name = keyName(p.key, p.computed);
+        if (name !== null) this.owner.set(p, this.addDef(name, 'method', p, p, container, exported));
+        continue;
+      }
+      if (p.type !== 'ObjectProperty') continue;
+      const v = unwrap(p.value);
+      if (!v) continue;
+      const fnv = isFunctionValue(v);
+      if (!fnv && v.type !== 'ClassExpression' && v.type !== 'ObjectExpression') continue;
+      const name = keyName(p.key, p.computed);
+      if (name === null) continue;
+      if (v.type === 'ObjectExpression') this.objectDefs(v, container + '.' + name, false);
+      else this.memberDef(name, v, p, container, true, exported);
+    }
   }
 
   // ---- pass 2: references ----------------------------------------------
@@ -669,7 +859,11 @@ class Walker {
       case 'ExpressionStatement': this.visit(n.expression, scope); return;
       // the most frequent plain nodes get direct cases: the generic walk's for-in is slower
       case 'BinaryExpression': case 'LogicalExpression': this.visit(n.left, scope); this.visit(n.right, scope); return;
-      case 'AssignmentExpression': this.visit(n.left, scope); this.visit(n.right, scope); return;
+      case 'AssignmentExpression':
+        if (n.operator === '=') this.assignDefs(n);
+        this.visit(n.left, scope);
+        this.visit(n.right, scope);
+        return;
       case 'ReturnStatement': case 'ThrowStatement': case 'UnaryExpression': case 'UpdateExpression':
       case 'AwaitExpression': case 'YieldExpression': case 'SpreadElement':
         this.visit(n.argument, scope); return;
@@ -724,7 +918,7 @@ class Walker {
         return;
       }
       case 'BlockStatement': case 'StaticBlock': this.block(n.body, scope); return;
-      case 'TSModuleBlock': this.block(n.body, scope); return;
+      case 'TSModuleBlock': this.block(n.body, scope, false); return;
       case 'VariableDeclaration': for (const d of n.declarations) this.declarator(d, scope); return;
       case 'VariableDeclarator': this.declarator(n, scope); return;
       case 'FunctionDeclaration': case 'FunctionExpression': case 'ArrowFunctionExpression': case 'TSDeclareFunction':
@@ -772,7 +966,7 @@ class Walker {
         const all: Node[] = [];
         for (const c of n.cases) for (const st of c.consequent) all.push(st);
         const s = all.some(isLexical) ? new Scope(scope) : scope;
-        if (s !== scope) declareLexical(all, s);
+        if (s !== scope) declareLexical(all, s, this);
         for (const c of n.cases) { this.visit(c.test, s); this.visitList(c.consequent, s); }
         return;
       }
@@ -967,6 +1161,10 @@ class Walker {
     const req = requireForm(d.init);
     if (req === null) {
       this.pattern(d.id, scope);
+      if (d.id.type === 'Identifier' && d.init) {
+        const v = unwrap(d.init);
+        if (v.type === 'ObjectExpression') this.objectDefs(v, d.id.name, false);
+      }
       this.visit(d.init, scope);
       return;
     }
@@ -987,10 +1185,11 @@ class Walker {
     this.pattern(id, scope);
   }
 
-  private block(stmts: Node[], scope: Scope): void {
+  /** A block's statements; `sink` is false for a namespace body, whose definitions pass 1 listed. */
+  private block(stmts: Node[], scope: Scope, sink = true): void {
     let s = scope;
     for (const st of stmts) {
-      if (isLexical(st)) { s = new Scope(scope); declareLexical(stmts, s); break; }
+      if (isLexical(st)) { s = new Scope(scope); declareLexical(stmts, s, sink ? this : null); break; }
     }
     for (const st of stmts) this.visit(st, s);
   }
@@ -1014,34 +1213,72 @@ class Walker {
   /** Functions, methods and TS signatures: one scope for type parameters, parameters and body. */
   private fn(n: Node, scope: Scope): void {
     const s = new Scope(scope);
-    if (n.type === 'FunctionExpression' && n.id) s.declare(n.id.name, LOCAL, VALUE);
-    if (n.type !== 'ArrowFunctionExpression' && n.body) s.declare('arguments', LOCAL, VALUE);
+    const cont = this.cont;
+    const thisName = this.thisName;
+    const arrow = n.type === 'ArrowFunctionExpression';
+    let own = this.owner.get(n);
+    if (n.type === 'FunctionExpression' && n.id) {
+      // `f(function onData() {})`, `var _x = function x() {}`: the name is
+      // what stack traces show, so it is listed (beside the variable's)
+      const name = n.id.name;
+      let self = own;
+      if (own === undefined || this.defs[own].name !== name) {
+        self = this.addDef(name, 'func', n, n, cont, false);
+        own ??= self;
+      }
+      s.declare(name, this.defBound(self as number), VALUE);
+    }
+    if (own !== undefined) {
+      const d = this.defs[own];
+      this.cont = d.container === '' ? d.name : d.container + '.' + d.name;
+      // `this` in a method is its object; in a function, the instance it constructs
+      if (!arrow) this.thisName = d.kind === 'method' ? d.container : d.name;
+    } else if (!arrow) {
+      this.thisName = '';
+    }
+    if (!arrow && n.body) s.declare('arguments', LOCAL, VALUE);
     this.typeParams(n.typeParameters, s);
     const params: Node[] = n.params ?? n.parameters ?? [];
     for (const p of params) declarePattern(p, s, LOCAL);
     for (const p of params) this.pattern(p, s);
     this.visit(n.returnType ?? n.typeAnnotation, s);
     const body = n.body;
-    if (!body) return;
-    if (body.type === 'BlockStatement') {
-      hoistVars(body.body, s);
-      declareLexical(body.body, s);
+    if (body && body.type === 'BlockStatement') {
+      // one loop, so nested definitions are listed in source order
+      for (const st of body.body) { hoistStmt(st, s, this); declareLexicalOne(st, s, this); }
       for (const st of body.body) this.visit(st, s);
-    } else {
+    } else if (body) {
       this.visit(body, s);
     }
+    this.cont = cont;
+    this.thisName = thisName;
   }
 
   private cls(n: Node, scope: Scope): void {
     this.visitList(n.decorators, scope);
     const s = new Scope(scope);
-    if (n.type === 'ClassExpression' && n.id) s.declare(n.id.name, LOCAL, BOTH);
+    let own = this.owner.get(n);
+    if (n.type === 'ClassExpression' && n.id) {
+      // a named class expression: listed like a named function expression
+      const name = n.id.name;
+      let self = own;
+      if (own === undefined || this.defs[own].name !== name) {
+        self = this.addDef(name, 'class', n, n, this.cont, false);
+        if (own === undefined) { own = self; this.owner.set(n, self); this.collectMembers(n, name, false); }
+      }
+      s.declare(name, this.defBound(self as number), BOTH);
+    }
     // type parameters are visible in heritage clauses: class A<T> extends B<T>
     this.typeParams(n.typeParameters, s);
     this.visit(n.superClass, s);
     this.visit(n.superTypeParameters ?? n.superTypeArguments, s);
     this.visitList(n.implements, s);
+    const cont = this.cont;
+    const thisName = this.thisName;
+    if (own !== undefined) this.cont = this.thisName = this.defs[own].name;
     for (const m of n.body.body) this.visit(m, s);
+    this.cont = cont;
+    this.thisName = thisName;
   }
 
   private call(n: Node, scope: Scope): void {
@@ -1224,9 +1461,31 @@ class Walker {
   }
 }
 
+/** The property a member expression names: `a.b`, or `a['b']` with a string; null otherwise. */
+function propName(m: Node): string | null {
+  const p = m.property;
+  if (!m.computed) return p.type === 'Identifier' ? p.name : null;
+  return p.type === 'StringLiteral' ? p.value : null;
+}
+
+/** `module.exports`, or `module['exports']` as some packages spell it. */
 function isModuleExports(n: Node): boolean {
-  return !!n && n.type === 'MemberExpression' && !n.computed && n.object.type === 'Identifier' && n.object.name === 'module'
-    && n.property.type === 'Identifier' && n.property.name === 'exports';
+  return !!n && n.type === 'MemberExpression' && n.object.type === 'Identifier' && n.object.name === 'module'
+    && propName(n) === 'exports';
+}
+
+/** `exports.x` / `module.exports.x` (either spelling). */
+function isExportsMember(n: Node): boolean {
+  return n.type === 'MemberExpression' && propName(n) !== null
+    && ((n.object.type === 'Identifier' && n.object.name === 'exports') || isModuleExports(n.object));
+}
+
+/** `a` or `a.b.c` as a dotted name; null for anything else (`this.x`, `a[i]`, `f().x`). */
+function chainName(n: Node): string | null {
+  if (n.type === 'Identifier') return n.name;
+  if (n.type !== 'MemberExpression' || n.computed || n.property.type !== 'Identifier') return null;
+  const o = chainName(n.object);
+  return o === null ? null : o + '.' + n.property.name;
 }
 
 // ---- entry point --------------------------------------------------------
