@@ -5,7 +5,7 @@ _hanzo() {
   prev="${COMP_WORDS[COMP_CWORD-1]}"
   local globals="--org --data-dir --json --color --help"
   if [[ $COMP_CWORD -eq 1 ]]; then COMPREPLY=($(compgen -W "code --help --version" -- "$cur")); return; fi
-  if [[ $COMP_CWORD -eq 2 ]]; then COMPREPLY=($(compgen -W "index search context ask tree file serve $globals" -- "$cur")); return; fi
+  if [[ $COMP_CWORD -eq 2 ]]; then COMPREPLY=($(compgen -W "index search context ask tree file serve mcp $globals" -- "$cur")); return; fi
   sub="${COMP_WORDS[2]}"
   case "$prev" in
     -t|--type) COMPREPLY=($(compgen -W "hybrid text regex symbol semantic" -- "$cur")); return ;;

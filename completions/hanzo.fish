@@ -1,6 +1,6 @@
 # fish completion for `hanzo code`; copy to ~/.config/fish/completions/hanzo.fish
 complete -c hanzo -n '__fish_use_subcommand' -a code -d 'index and search code'
-complete -c hanzo -n '__fish_seen_subcommand_from code; and not __fish_seen_subcommand_from index search context tree file' -a 'index search context ask tree file serve'
+complete -c hanzo -n '__fish_seen_subcommand_from code; and not __fish_seen_subcommand_from index search context tree file' -a 'index search context ask tree file serve mcp'
 complete -c hanzo -l org -r -d 'org slug'
 complete -c hanzo -l data-dir -r -a '(__fish_complete_directories)' -d 'store directory'
 complete -c hanzo -l json -d 'JSON output'

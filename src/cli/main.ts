@@ -13,6 +13,7 @@ import { registerFile } from './commands/file.js';
 import { registerContext } from './commands/context.js';
 import { registerAsk } from './commands/ask.js';
 import { registerServe } from './commands/serve.js';
+import { registerMcp } from './commands/mcp.js';
 
 export const VERSION = '0.1.0';
 
@@ -66,7 +67,7 @@ export async function run(argv: string[], io: IO): Promise<number> {
     program.command('code').description('index a checkout and search it: lexical, symbol and semantic tiers fused by rank'),
   );
   code.exitOverride();
-  for (const reg of [registerIndex, registerSearch, registerContext, registerAsk, registerTree, registerFile, registerServe]) {
+  for (const reg of [registerIndex, registerSearch, registerContext, registerAsk, registerTree, registerFile, registerServe, registerMcp]) {
     const cmd = reg(code, ctx);
     addGlobals(cmd).exitOverride();
   }
