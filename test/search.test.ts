@@ -175,3 +175,17 @@ test('parity: text and regex results equal `rg -n --no-heading` on real code', {
     assert.deepEqual(got, want, `results differ for ${c.args.join(' ')}`);
   }
 });
+
+test('fail-honest: a failure inside retrieval answers degraded with no results, exit 0, and says what failed', async () => {
+  const data = await indexed();
+  const { default: Database } = await import('better-sqlite3');
+  const db = new Database(path.join(data, 'orgs', 'local', 'code.db'));
+  db.exec('DROP TABLE lex');
+  db.close();
+  const r = await cli(['code', 'search', '--type', 'text', 'userName', '--json'], { dataDir: data });
+  assert.equal(r.code, 0);
+  const o = JSON.parse(r.out);
+  assert.equal(o.degraded, true);
+  assert.deepEqual(o.results, []);
+  assert.match(r.err, /retrieval failed: .*lex/);
+});
