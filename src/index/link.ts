@@ -106,30 +106,34 @@ export function linkRepo(store: Store, repoId: number, scope: LinkScope = { file
     return { target: null, ambiguous: c.length };
   };
 
-  const updates: { id: number; target: number | null; ambiguous: number }[] = [];
-  for (const r of store.refsToLink(repoId, scope.files, scope.names)) {
-    if (!pathOf.has(r.fileId)) continue;
-    let res: { target: number | null; ambiguous: number } | null = null;
-    if (r.binding === 'import') {
-      const targets = resolveSource(r.fileId, r.source ?? '');
-      // an import that leaves the repo binds to nothing here
-      if (targets.length === 0) res = { target: null, ambiguous: 0 };
-      else {
-        const m = indexOfFiles(targets);
-        const name = r.imported === '*' || r.imported === 'default' || !r.imported ? r.name : r.imported;
-        res = decide(m.get(name) ?? []) ?? decide(m.get(r.name) ?? []) ?? { target: null, ambiguous: 0 };
+  let changed = 0;
+  for (const page of store.refsToLink(repoId, scope.files, scope.names)) {
+    const updates: { id: number; target: number | null; ambiguous: number }[] = [];
+    for (const r of page) {
+      if (!pathOf.has(r.fileId)) continue;
+      let res: { target: number | null; ambiguous: number } | null = null;
+      if (r.binding === 'import') {
+        const targets = resolveSource(r.fileId, r.source ?? '');
+        // an import that leaves the repo binds to nothing here
+        if (targets.length === 0) res = { target: null, ambiguous: 0 };
+        else {
+          const m = indexOfFiles(targets);
+          const name = r.imported === '*' || r.imported === 'default' || !r.imported ? r.name : r.imported;
+          res = decide(m.get(name) ?? []) ?? decide(m.get(r.name) ?? []) ?? { target: null, ambiguous: 0 };
+        }
+      } else {
+        res =
+          decide(byFile.get(r.fileId)?.get(r.name) ?? []) ??
+          decide(fromMaps(importsOf(r.fileId), r.name)) ??
+          (PACKAGE_SCOPED.has(langOf.get(r.fileId)!) ? decide(packageOf(r.fileId).get(r.name) ?? []) : null) ??
+          decide(byName.get(r.name) ?? []) ?? { target: null, ambiguous: 0 };
       }
-    } else {
-      res =
-        decide(byFile.get(r.fileId)?.get(r.name) ?? []) ??
-        decide(fromMaps(importsOf(r.fileId), r.name)) ??
-        (PACKAGE_SCOPED.has(langOf.get(r.fileId)!) ? decide(packageOf(r.fileId).get(r.name) ?? []) : null) ??
-        decide(byName.get(r.name) ?? []) ?? { target: null, ambiguous: 0 };
+      if (res.target !== r.target || res.ambiguous !== r.ambiguous) updates.push({ id: r.id, ...res });
     }
-    if (res.target !== r.target || res.ambiguous !== r.ambiguous) updates.push({ id: r.id, ...res });
+    store.setRefTargets(updates);
+    changed += updates.length;
   }
-  store.setRefTargets(updates);
-  return updates.length;
+  return changed;
 }
 
 function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {

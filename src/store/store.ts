@@ -30,6 +30,12 @@ export interface SymbolRow {
   line: number; endLine: number; signature: string; exported: boolean;
 }
 
+const LINK_PAGE = 50_000;
+
+export interface LinkRef {
+  id: number; fileId: number; name: string; binding: string; source: string | null; imported: string | null; target: number | null; ambiguous: number;
+}
+
 export interface ChunkHit extends ChunkRow { path: string; repo: string; language: string }
 export interface SymbolHit extends SymbolRow { path: string; repo: string; language: string }
 
@@ -479,29 +485,34 @@ export class Store {
    * of the given files, plus those anywhere in the repo whose name is in `names`.
    * files = null means the whole repo.
    */
-  refsToLink(repoId: number, files: Set<number> | null, names: Set<string>): {
-    id: number; fileId: number; name: string; binding: string; source: string | null; imported: string | null; target: number | null; ambiguous: number;
-  }[] {
+  refsToLink(repoId: number, files: Set<number> | null, names: Set<string>): Iterable<LinkRef[]> {
     const cols = 'r.id, r.file_id AS fileId, r.name, r.binding, r.source, r.imported, r.target, r.ambiguous';
-    type Row = ReturnType<Store['refsToLink']>[number];
-    if (files === null) {
-      return this.q(
-        `SELECT ${cols} FROM refs r JOIN files f ON f.id = r.file_id WHERE f.repo_id = ? AND r.binding IN ('free', 'import')`,
-      ).all(repoId) as Row[];
+    let where = "f.repo_id = ? AND r.binding IN ('free', 'import')";
+    if (files !== null) {
+      this.db.exec('CREATE TEMP TABLE IF NOT EXISTS link_files(id INTEGER PRIMARY KEY); DELETE FROM temp.link_files;');
+      this.db.exec('CREATE TEMP TABLE IF NOT EXISTS link_names(name TEXT PRIMARY KEY); DELETE FROM temp.link_names;');
+      const insF = this.db.prepare('INSERT OR IGNORE INTO temp.link_files(id) VALUES (?)');
+      const insN = this.db.prepare('INSERT OR IGNORE INTO temp.link_names(name) VALUES (?)');
+      this.tx(() => {
+        for (const f of files) insF.run(f);
+        for (const n of names) insN.run(n);
+      });
+      where += ' AND (r.file_id IN (SELECT id FROM temp.link_files) OR r.name IN (SELECT name FROM temp.link_names))';
     }
-    this.db.exec('CREATE TEMP TABLE IF NOT EXISTS link_files(id INTEGER PRIMARY KEY); DELETE FROM temp.link_files;');
-    this.db.exec('CREATE TEMP TABLE IF NOT EXISTS link_names(name TEXT PRIMARY KEY); DELETE FROM temp.link_names;');
-    const insF = this.db.prepare('INSERT OR IGNORE INTO temp.link_files(id) VALUES (?)');
-    const insN = this.db.prepare('INSERT OR IGNORE INTO temp.link_names(name) VALUES (?)');
-    this.tx(() => {
-      for (const f of files) insF.run(f);
-      for (const n of names) insN.run(n);
-    });
-    return this.db.prepare(
-      `SELECT ${cols} FROM refs r JOIN files f ON f.id = r.file_id
-        WHERE f.repo_id = ? AND r.binding IN ('free', 'import')
-          AND (r.file_id IN (SELECT id FROM temp.link_files) OR r.name IN (SELECT name FROM temp.link_names))`,
-    ).all(repoId) as Row[];
+    // pages by id, so a corpus with tens of millions of references is never
+    // held in memory at once, and updates can be written between pages
+    const page = this.db.prepare(`SELECT ${cols} FROM refs r JOIN files f ON f.id = r.file_id WHERE ${where} AND r.id > ? ORDER BY r.id LIMIT ?`);
+    return {
+      *[Symbol.iterator]() {
+        let after = 0;
+        for (;;) {
+          const rows = page.all(repoId, after, LINK_PAGE) as LinkRef[];
+          if (rows.length === 0) return;
+          after = rows[rows.length - 1]!.id;
+          yield rows;
+        }
+      },
+    };
   }
 
   setRefTargets(rows: { id: number; target: number | null; ambiguous: number }[]): void {
