@@ -184,7 +184,8 @@ test('declaration files: namespaces are containers, overloads merge, qualified t
   assert.equal(p.error, undefined);
   assert.deepEqual(defs(p), [
     'interface geo.Point 2-5 exported', // a .d.ts script declares globals: all exported
-    'func geo.distance 6-7 exported', // two overload signatures, one definition
+    'func geo.distance 6-7 exported', // two overload signatures, one definition spanning both
+    'func geo.distance 7-7 exported', // and the second one at its own line
     'const geo.units.metric.meter 9-9 exported',
     'func origin 13-13 exported',
     'var Shape 14-14 exported', // value and type of the same name both kept
@@ -197,6 +198,87 @@ test('declaration files: namespaces are containers, overloads merge, qualified t
     '13:31 Point -> def 0', // geo.Point from outside the namespace
     '14:19 ShapeConstructor -> free',
   ]);
+});
+
+test('nested.js: nested, prototype, static, constructor and object-literal functions are definitions', () => {
+  const p = load('src/nested.js');
+  assert.equal(p.error, undefined);
+  assert.deepEqual(defs(p), [
+    // pass 1: the top level
+    'func Stream 3-23 exported', // module.exports = Stream
+    'const api 42-53',
+    'func _parse 55-57',
+    // found while walking, so after the top level; containers name the enclosing definition
+    'func Stream.flush 8-10', // a nested function declaration
+    'func Stream.helper 11-13', // a function-valued var
+    'func Stream.late 15-15', // a var in a block hoists to the function
+    'class Stream.Reader 17-21', // a nested class
+    'method Reader.read 18-20', // and its methods, contained by the class as at the top level
+    'method Stream.onEnd 5-7', // this.m = function in a constructor
+    'method Stream.write 25-27 exported', // X.prototype.m = function: exported with X
+    'method Stream.end 28-28 exported', // an arrow too
+    'method Stream.addListener 29-29 exported', // an alias of another method
+    // `Stream.prototype.isStream = true` is data, not listed
+    'method Stream.from 31-33 exported', // X.m = function: a static method
+    'method Stream.pipe 36-38 exported', // X.prototype = { ... }
+    'method Stream.unpipe 39-39 exported',
+    'method api.get 43-45', // object-literal methods
+    'method api.post 46-48', // and function-valued properties
+    'method api.nested.deep 50-50', // at any depth; `size: 1` is data
+    'func parse 55-57', // the name of a named function expression, beside the variable's
+    'func onExit 59-59', // a named callback: what a stack trace shows
+    'func later 62-64 exported', // exports.x below the top level
+  ]);
+  const got = refs(p);
+  for (const want of [
+    '6:11 flush call -> def 3', // used before its (hoisted) declaration
+    '9:11 helper call -> def 4',
+    '15:21 helper call -> def 4', // from a nested arrow
+    '19:13 late call -> def 5', // from a method of the nested class
+    '22:13 Reader call -> def 6',
+    '56:13 parse call -> def 18', // a named function expression calling itself
+    '63:11 flush call -> free', // Stream's inner function is not visible out here
+    '26:14 onEnd call -> free', // this.onEnd(): the linker binds methods by name
+  ]) assert.ok(got.includes(want), `missing ${want} in\n${got.join('\n')}`);
+  // nested definitions sit inside their function's chunk; prototype methods get their own
+  assert.deepEqual(chunks(p), [
+    '1-1 block',
+    '3-23 func Stream',
+    '25-27 method write',
+    '28-28 method end',
+    '29-29 method addListener',
+    '30-30 block',
+    '31-33 method from',
+    '35-35 block',
+    '36-38 method pipe',
+    '39-39 method unpipe',
+    '40-40 block',
+    '42-53 const api',
+    '55-57 func _parse',
+    '59-59 func onExit',
+    '61-61 block',
+    '62-64 func later',
+    '65-67 block',
+  ]);
+});
+
+test('overloads.ts: one merged definition binds and chunks; every signature is listed at its own line', () => {
+  const p = load('src/overloads.ts');
+  assert.equal(p.error, undefined);
+  assert.deepEqual(defs(p), [
+    'func pick 1-5 exported', // first signature to the end of the implementation
+    'func pick 2-2 exported',
+    'func pick 3-5 exported', // the implementation
+    'class Box 7-13 exported',
+    'method Box.get 8-12 exported',
+    'method Box.get 9-9 exported',
+    'method Box.get 10-12 exported',
+    'func tag 15-16', // declare-only overloads merge the same way
+    'func tag 16-16',
+  ]);
+  assert.deepEqual(refs(p), ['4:9 a -> local', '11:11 pick call -> def 0', '11:16 k -> local']);
+  // the signatures nest inside the merged definition, so chunks are as before
+  assert.deepEqual(chunks(p), ['1-5 func pick', '7-7 class Box', '8-12 method get', '13-13 class Box', '15-16 func tag']);
 });
 
 test('a <T>x cast in a .ts file parses (no JSX plugin on .ts)', () => {
@@ -288,8 +370,8 @@ test('scopes: block, for, catch, hoisted var and function declarations, named fu
     '5:23 top -> local',
     '6:2 hoisted -> local',
     '7:6 a -> local',
-    '8:2 inner call -> local',
-    '10:36 top -> local',
+    '8:2 inner call -> def 2', // a nested function is a definition, bound where it is visible
+    '10:36 top -> def 4', // the named function expression, listed too
     '11:9 arguments -> local',
     '13:0 top -> def 0',
   ]);
@@ -313,7 +395,8 @@ function fixtureFiles(): Set<string> {
 test('fixture file set is what the resolver tests assume', () => {
   assert.deepEqual([...fixtureFiles()].sort(), [
     'src/App.tsx', 'src/Button.tsx', 'src/broken.ts', 'src/cast.ts', 'src/fatal.ts', 'src/geo.d.ts',
-    'src/legacy.js', 'src/lib/index.ts', 'src/lib/strings.ts', 'src/main.ts', 'src/util.ts', 'tsconfig.json',
+    'src/legacy.js', 'src/lib/index.ts', 'src/lib/strings.ts', 'src/main.ts', 'src/nested.js', 'src/overloads.ts',
+    'src/util.ts', 'tsconfig.json',
   ]);
 });
 
