@@ -314,8 +314,8 @@ interface IndexRun {
   stderrTail: string;
 }
 
-async function hanzoIndex(corpus: string, dataDir: string): Promise<IndexRun> {
-  const r = await measured(NODE, [BIN, 'code', 'index', corpus, '--data-dir', dataDir, '--org', ORG, '--json'], { env: CHILD_ENV });
+async function hanzoIndex(corpus: string, dataDir: string, extra: string[] = []): Promise<IndexRun> {
+  const r = await measured(NODE, [BIN, 'code', 'index', corpus, '--data-dir', dataDir, '--org', ORG, '--json', ...extra], { env: CHILD_ENV });
   return {
     ms: r.ms,
     peakRss: r.peakRss,
@@ -726,6 +726,8 @@ async function main(): Promise<void> {
     const hasHanzo = hanzoAvailable();
     let idx: IndexRun | undefined;
     let noop: IndexRun | undefined;
+    let lex: IndexRun | undefined;
+    let lexStoreBytes: number | undefined;
     let storeBytes: number | undefined;
     let org: string | undefined;
     let hanzoOk = false;
@@ -744,6 +746,13 @@ async function main(): Promise<void> {
           progress('  hanzo code index (no-op) …\r');
           noop = await hanzoIndex(corpus, dataDir);
           if (noop.status !== 0) console.log(`  no-op re-index exited ${noop.status}:\n${noop.stderrTail.replace(/^/gm, '    ')}`);
+          // the same corpus lexical only: what symbols, references and AST chunks cost
+          progress('  hanzo code index --no-symbols …\r');
+          const lexDir = dataDir + '-lexical';
+          lex = await hanzoIndex(corpus, lexDir, ['--no-symbols']);
+          if (lex.status === 0) lexStoreBytes = dirBytes(lexDir);
+          else console.log(`  --no-symbols index exited ${lex.status}:\n${lex.stderrTail.replace(/^/gm, '    ')}`);
+          rmSync(lexDir, { recursive: true, force: true });
         }
       }
       let cs: Awaited<ReturnType<typeof cindex>> | undefined;
@@ -777,6 +786,18 @@ async function main(): Promise<void> {
               hanzoOk ? mb(idx!.peakRss) : 'n/a',
               noop && noop.status === 0 ? fixed(noop.ms / 1000, 2) : 'n/a',
             ],
+            ...(lex && lex.status === 0
+              ? [[
+                  'hanzo --no-symbols',
+                  int(hanzoFiles ?? size.files),
+                  fixed(srcMB, 1),
+                  fixed(lex.ms / 1000, 1),
+                  fixed(srcMB / (lex.ms / 1000), 2),
+                  lexStoreBytes !== undefined ? fixed(lexStoreBytes / size.bytes, 2) : 'n/a',
+                  mb(lex.peakRss),
+                  '',
+                ]]
+              : []),
             [
               'cindex',
               '',

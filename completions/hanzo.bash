@@ -13,7 +13,7 @@ _hanzo() {
     --data-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
   esac
   case "$sub" in
-    index) COMPREPLY=($(compgen -W "--repo --max-file-size --embed --embed-model $globals" -- "$cur")); [[ $cur != -* ]] && COMPREPLY+=($(compgen -d -- "$cur")) ;;
+    index) COMPREPLY=($(compgen -W "--repo --max-file-size --no-symbols --embed --embed-model $globals" -- "$cur")); [[ $cur != -* ]] && COMPREPLY+=($(compgen -d -- "$cur")) ;;
     search) COMPREPLY=($(compgen -W "--type --repo --limit --all --refs --case-sensitive --ignore-case --embed-model $globals" -- "$cur")) ;;
     context) COMPREPLY=($(compgen -W "--budget --repo --embed-model $globals" -- "$cur")) ;;
     ask) COMPREPLY=($(compgen -W "--budget --repo --chat-model --embed-model $globals" -- "$cur")) ;;

@@ -19,3 +19,4 @@ complete -c hanzo -n '__fish_seen_subcommand_from context ask' -l budget -r
 complete -c hanzo -n '__fish_seen_subcommand_from tree' -l symbols
 complete -c hanzo -n '__fish_seen_subcommand_from file' -l lines -r
 complete -c hanzo -n '__fish_seen_subcommand_from ask' -l chat-model -r
+complete -c hanzo -n '__fish_seen_subcommand_from index' -l no-symbols

@@ -164,3 +164,17 @@ test('file: indexed content, --lines, --json, escapes and misses', async () => {
   assert.match(miss.err, /closest indexed paths: src\/main\.ts/);
   assert.equal((await cli(['code', 'file', 'src/main.ts', '--lines', '5:2'], { dataDir: data })).code, 2);
 });
+
+test('index --no-symbols is lexical only; a later full index re-parses the unchanged files', async () => {
+  const repo = makeRepo(REPO);
+  const data = tempDir();
+  const lex = JSON.parse((await cli(['code', 'index', repo, '--no-symbols', '--json'], { dataDir: data })).out);
+  assert.equal(lex.added, 3);
+  assert.equal((await cli(['code', 'search', '--type', 'symbol', 'getUserName'], { dataDir: data })).code, 1);
+  assert.equal((await cli(['code', 'search', '--type', 'text', 'getUserName'], { dataDir: data })).code, 0);
+  const full = JSON.parse((await cli(['code', 'index', repo, '--json'], { dataDir: data })).out);
+  assert.equal(full.updated, 3, 'derived by another extractor: re-parsed');
+  assert.equal((await cli(['code', 'search', '--type', 'symbol', 'getUserName'], { dataDir: data })).code, 0);
+  const again = JSON.parse((await cli(['code', 'index', repo, '--json'], { dataDir: data })).out);
+  assert.equal(again.unchanged, 3);
+});

@@ -23,6 +23,8 @@ import { linkRepo } from './link.js';
 export interface IndexOptions {
   repo?: string;
   maxFileSize?: number;
+  /** false: lexical only (block chunks, no definitions or references), for speed on huge corpora */
+  symbols?: boolean;
   /** parse in worker threads; default: when there are enough files to pay for it */
   workers?: boolean;
   onProgress?: (p: { done: number; total: number; bytes: number; seconds: number }) => void;
@@ -53,6 +55,15 @@ const BATCH_FILES = Math.max(1, Number(process.env.HANZO_INDEX_BATCH_FILES) || 4
 const BATCH_BYTES = 4 << 20;
 /** Below this many files to parse, worker start-up costs more than it saves. */
 const POOL_THRESHOLD = 64;
+/**
+ * Names what derives a file's rows. Bump the version when a parser's output
+ * changes, so the next run re-parses files whose content did not change.
+ */
+export const EXTRACTOR_VERSION = 1;
+export function extractorId(symbols: boolean): string {
+  return symbols ? `symbols-${EXTRACTOR_VERSION}` : `lexical-${EXTRACTOR_VERSION}`;
+}
+
 /** mtime resolution slack: a file modified this close to its indexing may have changed unseen (git's "racy" rule). */
 const RACY_MS = 2000;
 
@@ -103,9 +114,9 @@ interface Pending {
   skip?: SkipReason;
 }
 
-function toWrite(repoId: number, p: Pending, parsed: PreparedFile | null): FileWrite {
+function toWrite(repoId: number, p: Pending, parsed: PreparedFile | null, extractor: string): FileWrite {
   const base = {
-    repoId, path: p.path, hash: p.hash, size: p.size, mtimeMs: p.mtimeMs, language: p.language,
+    repoId, path: p.path, hash: p.hash, size: p.size, mtimeMs: p.mtimeMs, language: p.language, extractor,
   };
   if (p.text === undefined || !parsed) {
     return { ...base, skipReason: p.skip ?? 'unreadable', lines: 0, definitions: [], references: [], imports: [], chunks: [] };
@@ -157,12 +168,13 @@ export async function indexCheckout(store: Store, rootArg: string, opts: IndexOp
   };
   const countSkip = (r: SkipReason) => { summary.skipped[r] = (summary.skipped[r] ?? 0) + 1; };
 
+  const extractor = extractorId(opts.symbols !== false);
   const now = Date.now();
   const todo: typeof walked = [];
   for (const f of walked) {
     const old = existing.get(f.path);
     const racy = old ? f.mtimeMs >= old.indexedAt - RACY_MS : true;
-    if (old && old.size === f.size && old.mtimeMs === Math.trunc(f.mtimeMs) && !racy) {
+    if (old && old.size === f.size && old.mtimeMs === Math.trunc(f.mtimeMs) && !racy && (old.skipReason !== null || old.extractor === extractor)) {
       summary.unchanged++;
       if (old.skipReason) countSkip(old.skipReason);
       continue;
@@ -197,7 +209,7 @@ export async function indexCheckout(store: Store, rootArg: string, opts: IndexOp
     const flush = async (b: { pend: Pending[]; parsed: Promise<PreparedFile[]> }) => {
       const parsed = await b.parsed;
       let k = 0;
-      const writes = b.pend.map((p) => toWrite(repo.id, p, p.text === undefined ? null : parsed[k++]!));
+      const writes = b.pend.map((p) => toWrite(repo.id, p, p.text === undefined ? null : parsed[k++]!, extractor));
       store.tx(() => {
         for (let i = 0; i < writes.length; i++) {
           const old = b.pend[i]!.old;
@@ -242,7 +254,7 @@ export async function indexCheckout(store: Store, rootArg: string, opts: IndexOp
         bytes += buf.length;
         const hash = sha1(buf);
         const c = classify(buf);
-        if (old && old.hash === hash && (c.ok ? old.skipReason === null : old.skipReason === c.reason)) {
+        if (old && old.hash === hash && (c.ok ? old.skipReason === null && old.extractor === extractor : old.skipReason === c.reason)) {
           summary.unchanged++;
           done++;
           if (!c.ok) countSkip(c.reason);
@@ -257,7 +269,7 @@ export async function indexCheckout(store: Store, rootArg: string, opts: IndexOp
           pend.push({ ...base, hash, text: c.text });
         }
       }
-      const jobs: ParseJob[] = pend.filter((p) => p.text !== undefined).map((p) => ({ language: p.language, path: p.path, text: p.text! }));
+      const jobs: ParseJob[] = pend.filter((p) => p.text !== undefined).map((p) => ({ language: p.language, path: p.path, text: p.text!, symbols: opts.symbols !== false }));
       // a crashed worker must not lose the batch: fall back to block chunks
       const parsed = parseBatch(jobs, pool).catch(() => jobs.map(blocksOnly));
       const next = { pend, parsed };

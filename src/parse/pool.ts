@@ -8,7 +8,7 @@ import { Worker } from 'node:worker_threads';
 import { prepareFile, type PreparedFile } from './prepare.js';
 import { loadParsers } from './registry.js';
 
-export interface ParseJob { language: string; path: string; text: string }
+export interface ParseJob { language: string; path: string; text: string; symbols?: boolean }
 
 export class ParsePool {
   private workers: Worker[] = [];
@@ -74,7 +74,7 @@ export async function parseBatch(jobs: ParseJob[], pool: ParsePool | null): Prom
   if (!pool) {
     await loadParsers();
     const out: PreparedFile[] = [];
-    for (const j of jobs) out.push(await prepareFile(j.language, j.path, j.text));
+    for (const j of jobs) out.push(await prepareFile(j.language, j.path, j.text, j.symbols !== false));
     return out;
   }
   return Promise.all(jobs.map((j) => pool.parse(j)));

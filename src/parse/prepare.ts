@@ -4,6 +4,7 @@
 
 import crypto from 'node:crypto';
 import type { ParsedFile } from '../types.js';
+import { chunkFile } from './chunk.js';
 import { parseFile } from './parse.js';
 import { codeTokenText } from './tokens.js';
 
@@ -21,8 +22,11 @@ export function chunkHash(body: string): string {
   return crypto.createHash('sha1').update(body).digest('hex').slice(0, 20);
 }
 
-export async function prepareFile(language: string, path: string, text: string): Promise<PreparedFile> {
-  const parsed = await parseFile(language, path, text);
+/** symbols = false: lexical only, block chunks, no parser (the fast mode for huge corpora). */
+export async function prepareFile(language: string, path: string, text: string, symbols = true): Promise<PreparedFile> {
+  const parsed = symbols
+    ? await parseFile(language, path, text)
+    : { language, definitions: [], references: [], imports: [], chunks: chunkFile(text.split('\n'), []) };
   const lines = text.split('\n');
   const prepared = parsed.chunks.map((c) => {
     const body = lines.slice(c.line - 1, c.endLine).join('\n');

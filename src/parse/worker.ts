@@ -6,7 +6,7 @@ import { prepareFile } from './prepare.js';
 import { loadParsers } from './registry.js';
 
 await loadParsers();
-parentPort!.on('message', async (msg: { id: number; language: string; path: string; text: string }) => {
-  const parsed = await prepareFile(msg.language, msg.path, msg.text);
+parentPort!.on('message', async (msg: { id: number; language: string; path: string; text: string; symbols?: boolean }) => {
+  const parsed = await prepareFile(msg.language, msg.path, msg.text, msg.symbols !== false);
   parentPort!.postMessage({ id: msg.id, parsed });
 });

@@ -43,6 +43,9 @@ CREATE TABLE IF NOT EXISTS files (
   lines       INTEGER NOT NULL DEFAULT 0,
   indexed_at  INTEGER NOT NULL DEFAULT 0,
   parse_error TEXT,
+  -- what produced this file's derived rows (parser set and version, or lexical-only):
+  -- a file indexed by another extractor is re-parsed even when its content is unchanged
+  extractor   TEXT NOT NULL DEFAULT '',
   UNIQUE (repo_id, path)
 );
 

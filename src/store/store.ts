@@ -23,6 +23,8 @@ export interface RepoRow { id: number; name: string; root: string; indexedAt: nu
 export interface FileRow {
   id: number; repoId: number; path: string; hash: string; size: number; mtimeMs: number;
   language: string; skipReason: SkipReason | null; lines: number; indexedAt: number;
+  /** set by filesOf, for change detection */
+  extractor?: string;
 }
 export interface ChunkRow { id: number; fileId: number; line: number; endLine: number; kind: Kind; symbol: string; hash: string }
 export interface SymbolRow {
@@ -48,6 +50,8 @@ export interface FileWrite {
   mtimeMs: number;
   language: string;
   skipReason: SkipReason | null;
+  /** what produced the derived rows: see files.extractor */
+  extractor: string;
   /** absent for skipped files */
   text?: string;
   lines: number;
@@ -201,7 +205,7 @@ export class Store {
   filesOf(repoId: number): FileRow[] {
     return this.q(
       `SELECT id, repo_id AS repoId, path, hash, size, mtime_ms AS mtimeMs, language, skip_reason AS skipReason,
-              lines, indexed_at AS indexedAt FROM files WHERE repo_id = ? ORDER BY path`,
+              lines, indexed_at AS indexedAt, extractor FROM files WHERE repo_id = ? ORDER BY path`,
     ).all(repoId) as FileRow[];
   }
 
@@ -239,9 +243,9 @@ export class Store {
     const old = this.fileByPath(w.repoId, w.path);
     if (old) this.deleteFile(old.id);
     const info = this.q(
-      `INSERT INTO files(repo_id, path, hash, size, mtime_ms, language, skip_reason, lines, indexed_at, parse_error)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(w.repoId, w.path, w.hash, w.size, Math.trunc(w.mtimeMs), w.language, w.skipReason, w.lines, at, w.parseError ?? null);
+      `INSERT INTO files(repo_id, path, hash, size, mtime_ms, language, skip_reason, lines, indexed_at, parse_error, extractor)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(w.repoId, w.path, w.hash, w.size, Math.trunc(w.mtimeMs), w.language, w.skipReason, w.lines, at, w.parseError ?? null, w.extractor);
     const fileId = Number(info.lastInsertRowid);
     if (w.text === undefined) return fileId;
 

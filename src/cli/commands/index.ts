@@ -44,9 +44,10 @@ export function registerIndex(code: Command, ctx: Ctx): Command {
     .argument('[path]', 'the checkout to index', '.')
     .option('--repo <owner/name>', 'repo name (default: from the origin remote, else the folder name)')
     .option('--max-file-size <bytes>', 'skip files larger than this (default 1048576)')
+    .option('--no-symbols', 'lexical only: skip the parsers (no definitions, references or AST chunks), for speed on huge trees')
     .option('--embed', 'also embed new and changed chunks through the gateway (HANZO_BASE_URL, HANZO_API_KEY)')
     .option('--embed-model <model>', 'embedding model (env HANZO_EMBED_MODEL, default text-embedding-3-small)')
-    .action(async (p: string, o: { repo?: string; maxFileSize?: string; embed?: boolean; embedModel?: string }, cmd: Command) => {
+    .action(async (p: string, o: { repo?: string; maxFileSize?: string; embed?: boolean; embedModel?: string; symbols?: boolean }, cmd: Command) => {
       const g = ctx.globals(cmd);
       const maxFileSize = intFlag('--max-file-size', o.maxFileSize, 1, 1 << 30);
       const io = ctx.io;
@@ -59,7 +60,7 @@ export function registerIndex(code: Command, ctx: Ctx): Command {
       try {
         const { indexCheckout } = await import('../../api.js');
         const s = await indexCheckout(root, {
-          dataDir: g.dataDir, org: g.org, repo: o.repo, maxFileSize, embed: o.embed, embedModel: o.embedModel, env: io.env,
+          dataDir: g.dataDir, org: g.org, repo: o.repo, maxFileSize, symbols: o.symbols, embed: o.embed, embedModel: o.embedModel, env: io.env,
           onEmbedProgress: spinner
             ? ({ done, total, tokens, seconds }) => {
                 spinner!.text = `embedding ${done}/${total} chunks  ${(done / Math.max(seconds, 0.001)).toFixed(0)} chunks/s  ${tokens} tokens`;
