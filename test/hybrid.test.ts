@@ -55,9 +55,11 @@ StopIteration: 0`);
   assert.equal(ident.symbols[0], 'getUserName');
   assert.ok(ident.keywords.includes('user'), 'identifiers are split for BM25 too');
 
-  const go = planQuery('panic: runtime error\nnet/http.(*Transport).roundTrip(0xc000)');
+  const go = planQuery('panic: runtime error\nnet/http.(*Transport).roundTrip(0xc000)\n\t/usr/lib/go-1.19/src/net/http/transport.go:562 +0x2c');
   assert.ok(go.symbols.includes('Transport.roundTrip'));
   assert.ok(go.paths.includes('net/http'));
+  assert.deepEqual(go.frames, [{ path: 'net/http/transport.go', line: 562 }], 'the location line is a frame, root stripped');
+  assert.deepEqual(tb.frames, [{ path: 'json/decoder.py', line: 355, func: 'raw_decode' }]);
 
   const fence = planQuery('this fails:\n```\nconst x = parseConfig(raw)\n```\nwhy?');
   assert.ok(fence.literals.includes('const x = parseConfig(raw)'));

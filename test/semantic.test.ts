@@ -65,6 +65,12 @@ test('index --embed: every chunk once, then only new or changed ones; vectors of
     assert.equal(res.results[0].tier, 'semantic');
     assert.ok(res.results[0].score > 0 && res.results[0].score <= 1);
 
+    // the same text in two files was embedded once, but both places are results
+    const same = JSON.parse((await cli(['code', 'search', '--type', 'semantic', 'same body', '--json'], { dataDir: data, env })).out);
+    const files = same.results.filter((r: { symbol: string }) => r.symbol === 'sameBody').map((r: { file: string }) => r.file).sort();
+    assert.deepEqual(files, ['src/copy-a.ts', 'src/copy-b.ts']);
+    assert.ok(same.results.every((r: { score: number }) => r.score > 0), 'no unrelated (cosine <= 0) hits');
+
     // the scan cap: fewer stored vectors read than exist -> capped
     const capped = await search('user name', { dataDir: data, org: 'local', type: 'semantic', env, scanCap: 10 });
     assert.equal(capped.capped, true);

@@ -18,6 +18,8 @@ export interface Plan {
   symbols: string[];
   /** file paths or path fragments named in the query */
   paths: string[];
+  /** stack frames (Python tracebacks, Go panics, file:line mentions): the strongest pointer a user can paste */
+  frames: { path: string; line?: number; func?: string }[];
   /** BM25 keyword terms (code-tokenized, stop words dropped) */
   keywords: string[];
   /** true when the query reads as prose (a sentence, a report) */
@@ -39,7 +41,7 @@ const QUALIFIED = /\b[A-Za-z_$][\w$]*(?:(?:\.|::|#)[A-Za-z_$][\w$]*)+\b/g;
 const CODEY = /\b(?:[a-z]+[A-Z][\w$]*|[A-Z][a-z0-9]+[A-Z][\w$]*|[A-Za-z]+_[\w$]*|_[\w$]+|[A-Z]{2,}[a-z][\w$]*|[A-Za-z]+\d[\w$]*)\b/g;
 const PY_FRAME = /File "([^"]+)", line (\d+), in ([\w$<>]+)/g;
 const GO_FRAME = /(?:^|\s)([\w./-]+)\.(?:\(\*?([\w$]+)\)\.)?([\w$]+)\(/gm;
-const PATHLIKE = /(?:^|[\s("'`])((?:[\w.-]+\/)*[\w.-]+\.(?:py|go|rs|java|ts|tsx|js|jsx|mjs|c|h|cc|cpp|hpp|rb|php|kt|swift|cs|sol))(?::(\d+))?\b/g;
+const PATHLIKE = /(?:^|[\s("'`])(\/?(?:[\w.-]+\/)*[\w.-]+\.(?:py|go|rs|java|ts|tsx|js|jsx|mjs|c|h|cc|cpp|hpp|rb|php|kt|swift|cs|sol))(?::(\d+))?\b/g;
 const QUOTED = /"([^"\n]{2,200})"|'([^'\n]{2,200})'|`([^`\n]{2,200})`/g;
 const FENCE = /```[\w-]*\n([\s\S]*?)```/g;
 
@@ -62,10 +64,14 @@ export function planQuery(raw: string): Plan {
   const symbols: string[] = [];
   const paths: string[] = [];
   const literals: string[] = [];
+  const frames: Plan['frames'] = [];
 
   for (const m of q.matchAll(PY_FRAME)) {
-    paths.push(stripRoot(m[1]!));
-    if (m[3] && m[3] !== '<module>') symbols.push(m[3]);
+    const p = stripRoot(m[1]!);
+    paths.push(p);
+    const func = m[3] && m[3] !== '<module>' ? m[3] : undefined;
+    if (func) symbols.push(func);
+    frames.push({ path: p, line: Number(m[2]), func });
   }
   for (const m of q.matchAll(GO_FRAME)) {
     if (!m[1]!.includes('/') && !m[2]) continue; // plain calls in prose are not frames
@@ -83,7 +89,12 @@ export function planQuery(raw: string): Plan {
     if (/^[\w$.:]+$/.test(lit)) symbols.push(lit);
     literals.push(lit);
   }
-  for (const m of noFences.matchAll(PATHLIKE)) paths.push(m[1]!);
+  for (const m of noFences.matchAll(PATHLIKE)) {
+    const p = m[1]!.startsWith('/') ? stripRoot(m[1]!) : m[1]!;
+    paths.push(p);
+    // file:line (a Go panic's location line, a compiler error) is a frame
+    if (m[2] && !frames.some((f) => f.path === p && f.line === Number(m[2]))) frames.push({ path: p, line: Number(m[2]) });
+  }
   // identifiers count wherever they are, code fences included
   for (const m of q.matchAll(QUALIFIED)) {
     const s = m[0];
@@ -109,6 +120,6 @@ export function planQuery(raw: string): Plan {
 
   return {
     raw, exact, literals: uniq(literals).slice(0, 8), symbols: uniq(symbols).slice(0, 12),
-    paths: uniq(paths).slice(0, 8), keywords: keywords.slice(0, 64), prose,
+    paths: uniq(paths).slice(0, 8), frames: frames.slice(0, 8), keywords: keywords.slice(0, 64), prose,
   };
 }

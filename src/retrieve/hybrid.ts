@@ -21,6 +21,8 @@ export interface HybridOptions {
 }
 
 const PER_LIST = 100;
+/** a pasted frame outweighs every other signal in the query */
+const FRAME_WEIGHT = 3;
 const TEST_PATH = /(^|\/)(tests?|testdata|__tests__|spec)\/|(_test\.go|\.test\.[jt]sx?|\.spec\.[jt]sx?|_test\.py)$|(^|\/)test_[^/]*\.py$/;
 
 function chunkKey(id: number): string {
@@ -65,7 +67,7 @@ export async function hybridSearch(store: Store, query: string, opts: HybridOpti
       }
     }
     // definitions over mentions: for a code-like query the definition is usually what is meant
-    lists.push({ name: 'symbol', ids, weight: plan.exact ? 3 : 1 });
+    lists.push({ name: 'symbol', ids, weight: plan.exact ? 3 : plan.frames.length || plan.literals.length ? 2 : 1 });
   }
 
   const match = keywordMatch(plan.keywords);
@@ -86,6 +88,25 @@ export async function hybridSearch(store: Store, query: string, opts: HybridOpti
       .map((e) => ({ best: e.best, score: e.scores.slice(0, 3).reduce((a, b) => a + b, 0) }))
       .sort((a, b) => b.score - a.score);
     lists.push({ name: 'file', ids: files.map((f) => chunkKey(f.best)), weight: kw });
+  }
+
+  if (plan.frames.length) {
+    // a frame names a file, a line and a function: the chunk there, then the function's definition in that file
+    const ids: string[] = [];
+    for (const fr of plan.frames) {
+      const files = store.filesByPathSuffix(fr.path, opts.repoId, 3);
+      // a bare file name that several files share (the user's own errors.go) points nowhere in particular
+      if (!fr.path.includes('/') && files.length > 1) continue;
+      for (const f of files) {
+        const at = fr.line ? store.chunkAt(f.id, fr.line) : undefined;
+        if (at) ids.push(chunkKey(at.id));
+        for (const s of fr.func ? store.symbolsOf(f.id).filter((x) => x.name === fr.func) : []) {
+          const c = store.chunkAt(f.id, s.line);
+          if (c) ids.push(chunkKey(c.id));
+        }
+      }
+    }
+    lists.push({ name: 'frame', ids, weight: FRAME_WEIGHT });
   }
 
   if (plan.paths.length) {

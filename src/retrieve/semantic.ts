@@ -41,9 +41,13 @@ export async function semanticSearch(store: Store, gateway: Gateway, model: stri
   const hits: Hit[] = [];
   const render = new ChunkRenderer(store);
   for (const t of top) {
-    if (hits.length >= opts.limit) break;
-    const c = store.chunksByHash(rows[t.index]!.hash, opts.repoId)[0];
-    if (c) hits.push(render.hit(c, 'semantic', t.score));
+    // a vector at or below zero cosine shares nothing with the query: no hit, so "nothing matches" stays reachable
+    if (hits.length >= opts.limit || t.score <= 0) break;
+    // the same text in several places was embedded once; each place is a result
+    for (const c of store.chunksByHash(rows[t.index]!.hash, opts.repoId)) {
+      if (hits.length >= opts.limit) break;
+      hits.push(render.hit(c, 'semantic', t.score));
+    }
   }
   return { tier: 'semantic', hits, status: 'ok', capped: total > cap };
 }

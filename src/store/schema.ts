@@ -2,7 +2,7 @@
 // Bump SCHEMA_VERSION on any change a previous build could misread; the store
 // refuses other versions with a rebuild hint rather than guessing.
 
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /**
  * Layout (measured in STACK-NOTES on 95 MiB of real source):

@@ -53,7 +53,8 @@ export function registerIndex(code: Command, ctx: Ctx): Command {
       const io = ctx.io;
       const root = p.startsWith('/') ? p : `${io.cwd}/${p}`;
       let spinner: { text: string; stop(): void } | null = null;
-      if (io.stderr.isTTY && !g.json && !io.env.CI) {
+      // a terminal that reports no width (some CI pseudo-terminals) would get one redraw per column: no spinner there
+      if (io.stderr.isTTY && !g.json && !io.env.CI && (process.stderr.columns ?? 0) > 0) {
         const { default: ora } = await import('ora');
         spinner = ora({ text: 'walking…', stream: process.stderr }).start();
       }
