@@ -364,3 +364,16 @@ test('hasUpperCaseLiteral: smart case ignores escapes and names', () => {
   ];
   for (const [p, want] of cases) assert.equal(hasUpperCaseLiteral(p), want, p);
 });
+
+test('RE2 syntax JavaScript reads differently: POSIX classes work, an unclosed {n is refused', () => {
+  const m = (p: string, line: string) => compileRegex(p, { caseInsensitive: false }).matcher.match(line);
+  assert.deepEqual(m('[[:alpha:]]+Ü', 'x abcÜ'), [[2, 6]]);
+  assert.deepEqual(m('[^[:digit:][:space:]]+', '12 ab 3'), [[3, 5]]);
+  assert.deepEqual(m('[[:xdigit:]]{4}', 'zz0fA9'), [[2, 6]]);
+  assert.throws(() => compileRegex('[[:nope:]]', { caseInsensitive: false }), /unknown POSIX class \[:nope:\]/);
+  assert.throws(() => compileRegex('a{2', { caseInsensitive: false }), /regex "a\{2": unclosed counted repetition/);
+  assert.throws(() => compileRegex('a{2,', { caseInsensitive: false }), /unclosed counted repetition/);
+  assert.deepEqual(m('a{2}', 'aaa'), [[0, 2]]);
+  assert.deepEqual(m('\\{2', 'x{2'), [[1, 3]]);
+  assert.deepEqual(m('[{]2', 'x{2'), [[1, 3]]);
+});

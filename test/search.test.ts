@@ -105,6 +105,13 @@ test('a closed pipe ends quietly with exit 0', async () => {
   assert.equal(r.status, 0);
 });
 
+test('a failed write (a full disk) is exit 2 with a message, never "no results"', { skip: !fs.existsSync('/dev/full') && 'no /dev/full' }, async () => {
+  const data = await indexed();
+  const r = spawnSync('bash', ['-c', `node ${JSON.stringify(BIN)} code search -t text user --all > /dev/full`], { env: { ...process.env, HANZO_DATA_DIR: data }, encoding: 'utf8' });
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /hanzo: cannot write the output: ENOSPC/);
+});
+
 test('a pathological regex does not hang', { timeout: 60_000 }, async () => {
   const repo = makeRepo({ 'a.txt': 'a'.repeat(1500) + 'b\n' + 'aaaa\n' });
   const data = tempDir();

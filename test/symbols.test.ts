@@ -63,6 +63,13 @@ test('--type symbol: exact > case-insensitive > prefix > sub-word > substring', 
   assert.ok(humps.includes('get_user_name'));
   assert.ok((await names('get user')).includes('get_user_name_cache'));
   assert.deepEqual(await names('Store'), ['UserStore'], 'substring last');
+  // sub-word: the name made of exactly the pieces beats names that only contain them
+  const { data: d2 } = await indexed({
+    'a.go': 'package a\nfunc TestReplaceAllFunc() {}\nfunc BenchmarkReplaceAll() {}\nfunc ReplaceAll() {}\nfunc pedanticReadAll() {}\nfunc TestChunkReaderAllocs() {}\n',
+  });
+  const n2 = async (q: string) => JSON.parse((await cli(['code', 'search', '--type', 'symbol', q, '--json'], { dataDir: d2 })).out).results.map((r: { symbol: string }) => r.symbol);
+  assert.equal((await n2('rAll'))[0], 'ReplaceAll');
+  assert.equal((await n2('read all'))[0], 'pedanticReadAll');
   const j = JSON.parse((await cli(['code', 'search', '--type', 'symbol', 'UserStore.find', '--json'], { dataDir: data })).out);
   assert.equal(j.type, 'symbol');
   const top = j.results[0];

@@ -704,8 +704,55 @@ function lineMatcher(re: RegExp): LineMatcher {
  * RegexError for malformed patterns and for constructs the linear-time engine
  * cannot run.
  */
+// POSIX bracket classes, as RE2 and ripgrep accept them inside [...]
+const POSIX: Record<string, string> = {
+  alnum: '0-9A-Za-z', alpha: 'A-Za-z', ascii: '\\x00-\\x7F', blank: '\\t ', cntrl: '\\x00-\\x1F\\x7F',
+  digit: '0-9', graph: '!-~', lower: 'a-z', print: ' -~', punct: '!-\\/:-@\\[-`{-~', space: '\\t\\n\\v\\f\\r ',
+  upper: 'A-Z', word: '0-9A-Za-z_', xdigit: '0-9A-Fa-f',
+};
+
+/**
+ * RE2 syntax JavaScript reads differently, fixed before parsing: POSIX
+ * classes inside brackets ([[:alpha:]] would otherwise be the class [[:alph]
+ * then a literal ]), and an unclosed counted repetition (a{2), which JS takes
+ * as literal text but RE2 and ripgrep refuse.
+ */
+export function fromRe2(pattern: string): string {
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === '\\') {
+      out += c + (pattern[i + 1] ?? '');
+      i++;
+      continue;
+    }
+    if (inClass) {
+      const m = /^\[:(\^?)([a-z]+):\]/.exec(pattern.slice(i));
+      if (m) {
+        const set = POSIX[m[2]!];
+        if (!set) throw new RegexError(`regex "${pattern}": unknown POSIX class [:${m[2]}:] (known: ${Object.keys(POSIX).join(', ')})`);
+        if (m[1]) throw new RegexError(`regex "${pattern}": negated POSIX classes ([:^${m[2]}:]) are not supported; use [^[:${m[2]}:]]`);
+        out += set;
+        i += m[0].length - 1;
+        continue;
+      }
+      if (c === ']' && !out.endsWith('[') && !out.endsWith('[^')) inClass = false;
+      out += c;
+      continue;
+    }
+    if (c === '[') inClass = true;
+    if (c === '{' && /^\{\d+(,\d*)?(?!\d|,|\})/.test(pattern.slice(i)) && !/^\{\d+(,\d*)?\}/.test(pattern.slice(i))) {
+      throw new RegexError(`regex "${pattern}": unclosed counted repetition at offset ${i} (write \\{ for a literal brace)`);
+    }
+    out += c;
+  }
+  return out;
+}
+
 export function compileRegex(pattern: string, opts: { caseInsensitive: boolean }): CompiledRegex {
-  const { body, ci, dotAll } = stripFlags(pattern);
+  const { body: raw, ci, dotAll } = stripFlags(pattern);
+  const body = fromRe2(raw);
   const ast = parseOrFail(pattern, body);
   const conv = new Converter(pattern);
   const tree = conv.node(ast, { ci: opts.caseInsensitive || ci, dotAll });

@@ -64,8 +64,8 @@ export function findDefinitions(store: Store, query: string, repoId?: number, li
   const q = query.trim();
   const seen = new Set<number>();
   const out: SymbolHit[] = [];
-  const take = (rows: SymbolHit[]) => {
-    for (const r of rows.sort(order)) {
+  const take = (rows: SymbolHit[], sorted = false) => {
+    for (const r of sorted ? rows : rows.sort(order)) {
       if (out.length >= limit) return;
       if (!seen.has(r.id)) { seen.add(r.id); out.push(r); }
     }
@@ -100,9 +100,13 @@ export function findDefinitions(store: Store, query: string, repoId?: number, li
   const pieces = queryPieces(q);
   const names = store.symbolNames(repoId);
   const sub = names.filter((n) => subwordMatch(pieces, n));
-  // fewer parts = closer to what was asked
-  sub.sort((a, b) => splitIdentifier(a).length - splitIdentifier(b).length || a.length - b.length);
-  take(store.findSymbols('names', sub.slice(0, 500), repoId, 5000).sort((a, b) => sub.indexOf(a.name) - sub.indexOf(b.name)));
+  // closest to what was asked first: fewest parts beyond the pieces (rAll -> ReplaceAll
+  // before TestReplaceAllFunc), then the pieces at the start of the name, then shorter
+  const extra = (n: string) => splitIdentifier(n).length - pieces.length;
+  const startsAt0 = (n: string) => (subwordMatch(pieces, splitIdentifier(n).slice(0, pieces.length).join('_')) ? 0 : 1);
+  sub.sort((a, b) => extra(a) - extra(b) || startsAt0(a) - startsAt0(b) || a.length - b.length || (a < b ? -1 : a > b ? 1 : 0));
+  const rank = new Map(sub.map((n, i) => [n, i]));
+  take(store.findSymbols('names', sub.slice(0, 500), repoId, 5000).sort((a, b) => rank.get(a.name)! - rank.get(b.name)! || order(a, b)), true);
   if (out.length >= limit || (bestClassOnly && out.length > 0)) return out;
   const lq = q.toLowerCase().replace(/\s+/g, '');
   if (lq.length >= 2) {
