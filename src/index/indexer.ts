@@ -279,7 +279,7 @@ export async function indexCheckout(store: Store, rootArg: string, opts: IndexOp
     if (inflight) await flush(inflight);
   } finally {
     await pool?.close();
-    store.bulk(false);
+    store.bulk(false, summary.added + summary.updated >= Math.max(1000, walked.length / 4));
   }
 
   // A first index links everything; later runs only what the changes can

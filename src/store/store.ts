@@ -168,8 +168,22 @@ export class Store {
    * ~80 MB instead of every 4 MB) and checkpoint once at the end. Readers are
    * unaffected, and each batch is still its own durable transaction.
    */
-  bulk(on: boolean): void {
-    if (!this.db.readonly) this.db.pragma(`wal_autocheckpoint = ${on ? 20000 : 1000}`);
+  bulk(on: boolean, heavy = false): void {
+    if (this.db.readonly) return;
+    this.db.pragma(`wal_autocheckpoint = ${on ? 20000 : 1000}`);
+    // FTS5 merges its segments as it goes; during a bulk load that work is
+    // redone many times. Off while loading, then one pass at the end: a full
+    // optimize after a heavy run (the index it leaves is also the fastest to
+    // query), a bounded merge after a small one. crisismerge still caps the
+    // segment count if a run dies with automerge off, and the next run restores it.
+    for (const t of ['lex', 'words']) {
+      if (on) this.q(`INSERT INTO ${t}(${t}, rank) VALUES ('automerge', 0)`).run();
+      else {
+        if (heavy) this.q(`INSERT INTO ${t}(${t}) VALUES ('optimize')`).run();
+        else this.q(`INSERT INTO ${t}(${t}, rank) VALUES ('merge', 500)`).run();
+        this.q(`INSERT INTO ${t}(${t}, rank) VALUES ('automerge', 4)`).run();
+      }
+    }
   }
 
   checkpoint(): void {
