@@ -50,6 +50,10 @@ StopIteration: 0`);
   assert.ok(prose.prose);
   assert.ok(prose.keywords.includes('cooki') || prose.keywords.includes('cookie'));
 
+  const words = planQuery('reciprocal rank');
+  assert.deepEqual([words.exact, words.identifier, words.symbols], ['reciprocal rank', false, ['reciprocal rank']], 'plain words: one sub-word lookup, not a symbol each');
+  assert.equal(planQuery('http.StripPrefix').identifier, true);
+
   const ident = planQuery('getUserName');
   assert.equal(ident.exact, 'getUserName');
   assert.equal(ident.symbols[0], 'getUserName');

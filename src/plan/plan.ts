@@ -12,6 +12,8 @@ export interface Plan {
   raw: string;
   /** short, code-like: run the exact text and symbol tiers on the whole query */
   exact: string | null;
+  /** exact is one identifier or qualified name: definitions are what is meant */
+  identifier: boolean;
   /** quoted strings and code-fence lines: exact text searches */
   literals: string[];
   /** identifiers, dotted names and frame functions: symbol-tier lookups, best first */
@@ -114,12 +116,12 @@ export function planQuery(raw: string): Plan {
   // a short query with no sentence shape is searched as written, exactly
   const exact = !prose && q.length <= 200 && !q.includes('\n') ? q : null;
   if (exact && /^[\w$]+$/.test(q)) symbols.unshift(q);
-  else if (exact && words.length <= 3 && words.every((w) => /^[\w$.:#]+$/.test(w))) {
-    for (const w of words) if (!STOP.has(w.toLowerCase())) symbols.push(w);
-  }
+  // a few plain words ("user name") are one sub-word lookup, not a symbol each:
+  // `rank` alone would find every function called rank
+  else if (exact && words.length <= 3 && words.every((w) => /^[\w$.:#]+$/.test(w))) symbols.push(q);
 
   return {
-    raw, exact, literals: uniq(literals).slice(0, 8), symbols: uniq(symbols).slice(0, 12),
+    raw, exact, identifier: !!exact && /^[\w$]+(?:(?:\.|::|#)[\w$]+)*$/.test(exact), literals: uniq(literals).slice(0, 8), symbols: uniq(symbols).slice(0, 12),
     paths: uniq(paths).slice(0, 8), frames: frames.slice(0, 8), keywords: keywords.slice(0, 64), prose,
   };
 }

@@ -67,14 +67,14 @@ export async function hybridSearch(store: Store, query: string, opts: HybridOpti
       }
     }
     // definitions over mentions: for a code-like query the definition is usually what is meant
-    lists.push({ name: 'symbol', ids, weight: plan.exact ? 3 : plan.frames.length || plan.literals.length ? 2 : 1 });
+    lists.push({ name: 'symbol', ids, weight: plan.identifier ? 3 : plan.frames.length || plan.literals.length ? 2 : 1 });
   }
 
   const match = keywordMatch(plan.keywords);
   if (match) {
     const rows = store.wordSearch(match, PER_LIST * 3, [2, 4, 1], opts.repoId);
     // for a code-like query the keyword lists only break ties between exact hits
-    const kw = plan.exact ? 0.5 : 1;
+    const kw = plan.identifier ? 0.5 : 1;
     lists.push({ name: 'keyword', ids: rows.slice(0, PER_LIST).map((r) => chunkKey(r.chunkId)), weight: kw });
     // file level: a file whose chunks keep matching is likelier the one meant
     const byFile = new Map<number, { best: number; scores: number[] }>();
