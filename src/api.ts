@@ -123,7 +123,10 @@ export function checkLimit(limit: number | undefined): number {
 export async function search(query: string, opts: SearchOptions): Promise<SearchOutput> {
   const type = opts.type ?? 'hybrid';
   if (!SEARCH_TYPES.includes(type)) throw new UsageError(`invalid type "${type}": use one of ${SEARCH_TYPES.join(', ')}`);
-  if (query.trim() === '') throw new UsageError('empty query: give a string, a regex or a symbol name to search for');
+  // a space is a fine literal (rg -F ' '); the ranked tiers need something to rank by
+  if (query === '' || (query.trim() === '' && type !== 'text' && type !== 'regex')) {
+    throw new UsageError('empty query: give a string, a regex or a symbol name to search for');
+  }
   const limit = checkLimit(opts.limit);
   return withStoreAsync(opts, async (store) => {
     const rid = repoId(store, opts.repo);
@@ -225,8 +228,9 @@ export interface FileResult {
 
 /** Repo-relative, '/'-separated, inside the repo; anything else is a usage error. */
 export function normalizeRepoPath(p: string): string {
-  const raw = p.replace(/\\/g, '/');
-  if (raw.startsWith('/') || /^[A-Za-z]:\//.test(raw)) {
+  // a backslash is an ordinary file-name character on POSIX: paths are '/'-separated only
+  const raw = p;
+  if (raw.startsWith('/')) {
     throw new UsageError(`invalid path "${p}": give a path relative to the repo root, not an absolute one`);
   }
   const parts: string[] = [];

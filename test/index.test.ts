@@ -230,3 +230,54 @@ test('crash safety: SIGKILL mid-index leaves a consistent, searchable store that
   const all = await cli(['code', 'search', '--type', 'text', 'marker-2999', '--all'], { dataDir: data });
   assert.equal(all.out.trim().split('\n').length, 20);
 });
+
+test('two index runs at once into one store both finish (the second waits for the write lock)', async () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 600; i++) files[`m${i}.ts`] = `export function f${i}() { return ${i}; }\n`.repeat(30);
+  const a = makeRepo(files);
+  const b = makeRepo(Object.fromEntries(Object.entries(files).map(([k, v]) => [`b/${k}`, v])));
+  const data = tempDir();
+  const runOne = (repo: string, name: string) => new Promise<{ code: number | null; err: string; out: string }>((resolve) => {
+    const c = spawn(process.execPath, [BIN, 'code', 'index', repo, '--repo', name, '--json'], {
+      env: { ...process.env, HANZO_DATA_DIR: data, HANZO_INDEX_BATCH_FILES: '50' }, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let err = '';
+    let out = '';
+    c.stderr.on('data', (d) => { err += d; });
+    c.stdout.on('data', (d) => { out += d; });
+    c.on('exit', (code) => resolve({ code, err, out }));
+  });
+  const [x, y] = await Promise.all([runOne(a, 'acme/a'), runOne(b, 'acme/b')]);
+  assert.equal(x.code, 0, x.err);
+  assert.equal(y.code, 0, y.err);
+  assert.equal(JSON.parse(x.out).added, 600);
+  assert.equal(JSON.parse(y.out).added, 600);
+  const db = new Database(path.join(data, 'orgs', 'local', 'code.db'), { readonly: true });
+  assert.equal(db.pragma('integrity_check', { simple: true }), 'ok');
+  db.close();
+});
+
+test('bad data dirs and odd paths: clear errors, a backslash is a file-name character, skipped files say why', async () => {
+  const tmp = tempDir();
+  const notDir = path.join(tmp, 'afile');
+  fs.writeFileSync(notDir, 'x');
+  const repo = makeRepo({ 'back\\slash.txt': 'needle\n', 'big.txt': 'y'.repeat(3000) + '\n' });
+  let r = await cli(['code', 'index', repo, '--data-dir', path.join(notDir, 'x')], { dataDir: tmp });
+  assert.equal(r.code, 2);
+  assert.match(r.err, /invalid data dir ".*afile\/x": cannot create .* \(ENOTDIR\)/);
+  assert.doesNotMatch(r.err, /internal error/);
+  r = await cli(['code', 'search', 'x', '--data-dir', ''], { dataDir: tmp });
+  assert.equal(r.code, 2);
+  assert.match(r.err, /invalid data dir ""/);
+  const data = tempDir();
+  await cli(['code', 'index', repo, '--max-file-size', '2000'], { dataDir: data });
+  r = await cli(['code', 'file', 'back\\slash.txt'], { dataDir: data });
+  assert.equal(r.code, 0, r.err);
+  assert.equal(r.out, 'needle\n');
+  r = await cli(['code', 'file', 'big.txt'], { dataDir: data });
+  assert.equal(r.code, 1);
+  assert.match(r.err, /big\.txt has no indexed content: skipped \(too-large\)/);
+  // a space is a fine literal; the ranked tiers need something to rank by
+  assert.equal((await cli(['code', 'search', '-t', 'text', ' '], { dataDir: data })).code, 1);
+  assert.equal((await cli(['code', 'search', ' '], { dataDir: data })).code, 2);
+});

@@ -45,6 +45,7 @@ export async function run(argv: string[], io: IO): Promise<number> {
     exitCode: 0,
     globals(cmd: Command): Globals {
       const o = cmd.optsWithGlobals() as { org?: string; dataDir?: string; json?: boolean; color?: string };
+      if (o.dataDir === '' || io.env.HANZO_DATA_DIR === '') throw new UsageError('invalid data dir "": give a directory (or leave --data-dir / HANZO_DATA_DIR unset for the default)');
       const org = o.org ?? io.env.HANZO_ORG ?? 'local';
       const dataDir = o.dataDir ? (o.dataDir.startsWith('/') ? o.dataDir : `${io.cwd}/${o.dataDir}`) : defaultDataDir(io.env);
       storePath(dataDir, org); // validates the slug before anything touches the disk

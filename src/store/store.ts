@@ -11,7 +11,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import Database from 'better-sqlite3';
 import { storePath } from '../config.js';
-import { StoreError } from '../errors.js';
+import { StoreError, UsageError } from '../errors.js';
 import type { ChunkSpec, Definition, ImportDecl, Kind, Reference, SkipReason } from '../types.js';
 import { DDL, SCHEMA_VERSION } from './schema.js';
 
@@ -81,7 +81,13 @@ export class Store {
     if (!exists && !opts.create) {
       throw new StoreError('no-store', `no index for org "${org}" at ${file}`, 'run `hanzo code index .` in a checkout to make one');
     }
-    if (!exists) fs.mkdirSync(path.dirname(file), { recursive: true });
+    if (!exists) {
+      try {
+        fs.mkdirSync(path.dirname(file), { recursive: true });
+      } catch (e) {
+        throw new UsageError(`invalid data dir "${dataDir}": cannot create ${path.dirname(file)} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+      }
+    }
     let db: DB;
     try {
       db = new Database(file, { readonly: !!opts.readonly && exists, fileMustExist: !opts.create });
@@ -150,9 +156,13 @@ export class Store {
     return s;
   }
 
-  /** Run fn in one transaction (atomic batch). */
+  /**
+   * Run fn in one transaction (atomic batch). IMMEDIATE takes the write lock
+   * up front, so a second index run waits for it (busy_timeout) instead of
+   * failing at once when its read turns into a write, as a deferred one would.
+   */
   tx<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    return this.db.transaction(fn).immediate();
   }
 
   sizeBytes(): number {

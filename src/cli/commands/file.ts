@@ -24,6 +24,13 @@ export function registerFile(code: Command, ctx: Ctx): Command {
       const g = ctx.globals(cmd);
       const { file } = await import('../../api.js');
       const r = file(p, { dataDir: g.dataDir, org: g.org, repo: o.repo, lines: parseLines(o.lines) });
+      if (r.skipped) {
+        // indexed as seen, but without content: say why rather than print an empty file
+        ctx.io.stderr.write(`hanzo: ${r.file} has no indexed content: skipped (${r.skipped})\n`);
+        if (g.json) ctx.io.stdout.write(JSON.stringify(r) + '\n');
+        ctx.exitCode = 1;
+        return;
+      }
       if (g.json) {
         ctx.io.stdout.write(JSON.stringify(r) + '\n');
       } else if (ctx.io.stdout.isTTY) {
