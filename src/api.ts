@@ -112,6 +112,19 @@ function semanticFor(store: Store, opts: GatewayOptions, rid: number | undefined
   return (q: string, k: number) => semanticSearch(store, gateway, cfg.embedModel, q, { repoId: rid, limit: k, scanCap: opts.scanCap });
 }
 
+/** A hit as the API's Span: exactly the spec's fields, in its order. */
+export function toSpan(h: Span): Span {
+  return {
+    repo: h.repo, file: h.file, line: h.line, endLine: h.endLine, kind: h.kind, symbol: h.symbol,
+    role: h.role, tier: h.tier, score: h.score, snippet: h.snippet,
+  };
+}
+
+/** code.searchResults as the wire shows it (the CLI's --json, REST, MCP). */
+export function toSearchResults(r: SearchOutput): SearchResults {
+  return { query: r.query, type: r.type, results: r.results.map(toSpan), degraded: r.degraded, capped: r.capped };
+}
+
 export function checkLimit(limit: number | undefined): number {
   if (limit === undefined) return DEFAULT_LIMIT;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {

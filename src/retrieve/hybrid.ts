@@ -10,7 +10,7 @@ import type { ChunkHit, Store } from '../store/store.js';
 import { lexicalSearch } from './lexical.js';
 import { findDefinitions } from './symbols.js';
 import { ChunkRenderer } from './spans.js';
-import type { CaseMode, Hit, RetrieverResult } from './types.js';
+import { TEST_PATH, type CaseMode, type Hit, type RetrieverResult } from './types.js';
 
 export interface HybridOptions {
   repoId?: number;
@@ -23,7 +23,6 @@ export interface HybridOptions {
 const PER_LIST = 100;
 /** a pasted frame outweighs every other signal in the query */
 const FRAME_WEIGHT = 3;
-const TEST_PATH = /(^|\/)(tests?|testdata|__tests__|spec)\/|(_test\.go|\.test\.[jt]sx?|\.spec\.[jt]sx?|_test\.py)$|(^|\/)test_[^/]*\.py$/;
 
 function chunkKey(id: number): string {
   return `c${id}`;

@@ -8,7 +8,7 @@ import type { Store } from '../store/store.js';
 import type { Kind } from '../types.js';
 import { literalMatcher, literalQuery, simplify, toFtsMatch, type LineMatcher, type TrigramQuery } from './literal.js';
 import { compileRegex, hasUpperCaseLiteral } from './regex.js';
-import { hitId, type CaseMode, type Hit, type RetrieverResult } from './types.js';
+import { hitId, TEST_PATH, type CaseMode, type Hit, type RetrieverResult } from './types.js';
 
 export interface LexicalOptions {
   mode: 'text' | 'regex';
@@ -65,7 +65,6 @@ function matchFile(text: string, matcher: LineMatcher, literal: string | null): 
   return out;
 }
 
-const TEST_PATH = /(^|\/)(tests?|testdata|__tests__|spec)\/|(_test\.go|\.test\.[jt]sx?|\.spec\.[jt]sx?|_test\.py)$|(^|\/)test_[^/]*\.py$/;
 const VENDOR_PATH = /(^|\/)(vendor|third_party|dist|build)\//;
 
 /** Rank files: more (and definition) matches first, long files damped, test/vendor paths demoted. */

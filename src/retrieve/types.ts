@@ -25,6 +25,9 @@ export interface RetrieverResult {
 
 export type CaseMode = 'smart' | 'sensitive' | 'insensitive';
 
+/** Test code by path convention (Go, Python, JS/TS, test folders): ranked below the code it tests. */
+export const TEST_PATH = /(^|\/)(tests?|testdata|__tests__|spec)\/|(_test\.go|\.test\.[jt]sx?|\.spec\.[jt]sx?|_test\.py)$|(^|\/)test_[^/]*\.py$/;
+
 export function hitId(fileId: number, line: number, endLine: number): string {
   return `${fileId}:${line}-${endLine}`;
 }

@@ -7,7 +7,7 @@
 // stdout is the protocol stream: nothing else may be written there.
 
 import readline from 'node:readline';
-import { ask, context, file, indexCheckout, search, tree, type StoreOptions } from '../api.js';
+import { ask, context, file, indexCheckout, search, toSearchResults, tree, type StoreOptions } from '../api.js';
 import { SEARCH_TYPES, type SearchType } from '../config.js';
 import { UsageError } from '../errors.js';
 
@@ -59,7 +59,7 @@ export function tools(base: StoreOptions & { env?: NodeJS.ProcessEnv }): Tool[] 
         const type = (s(a, 'type') ?? 'hybrid') as SearchType;
         if (!SEARCH_TYPES.includes(type)) throw new UsageError(`invalid type "${type}": use one of ${SEARCH_TYPES.join(', ')}`);
         const r = await search(s(a, 'q', true)!, { ...base, type, repo: s(a, 'repo'), limit: n(a, 'limit') });
-        return { query: r.query, type: r.type, results: r.results.map(({ id: _i, fileId: _f, ranges: _r, ...span }) => span), degraded: r.degraded, capped: r.capped };
+        return toSearchResults(r);
       },
     },
     {

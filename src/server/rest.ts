@@ -6,7 +6,7 @@
 // problem-details JSON; retrieval outages are fail-honest 200s, as upstream.
 
 import http from 'node:http';
-import { ask, context, file, indexCheckout, search, tree, type StoreOptions } from '../api.js';
+import { ask, context, file, indexCheckout, search, toSearchResults, tree, type StoreOptions } from '../api.js';
 import { SEARCH_TYPES, type SearchType } from '../config.js';
 import { HanzoError, UsageError } from '../errors.js';
 
@@ -75,7 +75,7 @@ export async function serve(opts: ServeOptions): Promise<Server> {
         const type = (str(input.type, 'type') ?? 'hybrid') as SearchType;
         if (!SEARCH_TYPES.includes(type)) throw new UsageError(`invalid type "${type}": use one of ${SEARCH_TYPES.join(', ')}`);
         const r = await search(query, { ...base, type, repo: str(input.repo, 'repo'), limit: int(input.limit, 'limit') });
-        return { query: r.query, type: r.type, results: r.results.map(({ id: _i, fileId: _f, ranges: _r, ...span }) => span), degraded: r.degraded, capped: r.capped };
+        return toSearchResults(r);
       }
       case 'POST /v1/code/context':
         return context(str(input.query, 'query') ?? '', { ...base, repo: str(input.repo, 'repo'), budgetTokens: int(input.budgetTokens, 'budgetTokens') });

@@ -4,21 +4,11 @@
 // like ripgrep's, with headings, line numbers and highlighted matches.
 
 import { Chalk } from 'chalk';
-import type { Hit, SearchOutput } from '../../api.js';
-import type { Span } from '../../types.js';
-
-export function spanJson(h: Span): Span {
-  return {
-    repo: h.repo, file: h.file, line: h.line, endLine: h.endLine, kind: h.kind, symbol: h.symbol,
-    role: h.role, tier: h.tier, score: h.score, snippet: h.snippet,
-  };
-}
+import { toSearchResults, type Hit, type SearchOutput } from '../../api.js';
 
 /** code.searchResults, with exactly the spec's fields. */
 export function searchJson(r: SearchOutput): string {
-  return JSON.stringify({
-    query: r.query, type: r.type, results: r.results.map(spanJson), degraded: r.degraded, capped: r.capped,
-  }) + '\n';
+  return JSON.stringify(toSearchResults(r)) + '\n';
 }
 
 function manyRepos(hits: Hit[]): boolean {
