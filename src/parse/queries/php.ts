@@ -7,6 +7,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { ImportDecl } from '../../types.js';
 import type { LangSpec } from '../treesitter.js';
+import { groupBySource } from './imports.js';
 
 const query = String.raw`
 (function_definition name: (name) @name) @def.func
@@ -91,13 +92,7 @@ function imports(node: Node): ImportDecl[] {
   } else {
     for (const c of node.namedChildren) if (c?.type === 'namespace_use_clause') useClause(c, '', out);
   }
-  const bySource = new Map<string, ImportDecl>();
-  for (const b of out) {
-    let d = bySource.get(b.source);
-    if (!d) bySource.set(b.source, (d = { source: b.source, names: [], line }));
-    d.names.push({ imported: b.imported, local: b.local });
-  }
-  return [...bySource.values()];
+  return groupBySource(out, line);
 }
 
 const builtins = new Set([

@@ -6,6 +6,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { ImportDecl } from '../../types.js';
 import type { LangSpec } from '../treesitter.js';
+import { groupBySource } from './imports.js';
 
 const query = String.raw`
 (function_item name: (identifier) @name) @def.func
@@ -121,14 +122,7 @@ function imports(node: Node): ImportDecl[] {
     const arg = node.childForFieldName('argument');
     if (arg) walk(arg, '', out);
   }
-  // one declaration per source: `use a::{b::c, d}` names two modules
-  const bySource = new Map<string, ImportDecl>();
-  for (const b of out) {
-    let d = bySource.get(b.source);
-    if (!d) bySource.set(b.source, (d = { source: b.source, names: [], line }));
-    d.names.push({ imported: b.imported, local: b.local });
-  }
-  return [...bySource.values()];
+  return groupBySource(out, line);
 }
 
 const builtins = new Set([
