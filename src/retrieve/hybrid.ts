@@ -77,8 +77,9 @@ export async function hybridSearch(store: Store, query: string, opts: HybridOpti
     lists.push({ name: 'keyword', ids: rows.slice(0, PER_LIST).map((r) => chunkKey(r.chunkId)), weight: kw });
     // file level: a file whose chunks keep matching is likelier the one meant
     const byFile = new Map<number, { best: number; scores: number[] }>();
+    const scoreOf = new Map(rows.map((r) => [r.chunkId, r.score]));
     for (const c of store.chunksByIds(rows.map((r) => r.chunkId))) {
-      const score = rows.find((r) => r.chunkId === c.id)!.score;
+      const score = scoreOf.get(c.id)!;
       const e = byFile.get(c.fileId);
       if (!e) byFile.set(c.fileId, { best: c.id, scores: [score] });
       else e.scores.push(score);
