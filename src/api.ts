@@ -182,10 +182,9 @@ export async function search(query: string, opts: SearchOptions): Promise<Search
       return { query, type, results: [], degraded: true, capped: false, warnings: [`retrieval failed: ${(e as Error).message}`] };
     }
     const warnings = res.message ? [res.message] : [];
-    // fail-honest: a failed tier answers empty and degraded, never with partial guesses
-    const degraded = res.status === 'failed';
+    // fail-honest: a tier that failed answers with no hits of its own (semantic, or hybrid with nothing else)
     return {
-      query, type: res.tier as Tier, results: degraded && type === 'semantic' ? [] : res.hits, degraded, capped: res.capped, warnings,
+      query, type: res.tier as Tier, results: res.hits, degraded: res.status === 'failed', capped: res.capped, warnings,
     };
   });
 }
@@ -242,12 +241,11 @@ export interface FileResult {
 /** Repo-relative, '/'-separated, inside the repo; anything else is a usage error. */
 export function normalizeRepoPath(p: string): string {
   // a backslash is an ordinary file-name character on POSIX: paths are '/'-separated only
-  const raw = p;
-  if (raw.startsWith('/')) {
+  if (p.startsWith('/')) {
     throw new UsageError(`invalid path "${p}": give a path relative to the repo root, not an absolute one`);
   }
   const parts: string[] = [];
-  for (const seg of raw.split('/')) {
+  for (const seg of p.split('/')) {
     if (seg === '' || seg === '.') continue;
     if (seg === '..') throw new UsageError(`invalid path "${p}": it leaves the repo ('..' is not allowed)`);
     parts.push(seg);

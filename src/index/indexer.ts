@@ -205,12 +205,15 @@ export async function indexCheckout(store: Store, rootArg: string, opts: IndexOp
   const total = walked.length;
   try {
     // read a batch, start parsing it, and write the previous one meanwhile
-    let inflight: { pend: Pending[]; parsed: Promise<PreparedFile[]> } | null = null;
-    const flush = async (b: { pend: Pending[]; parsed: Promise<PreparedFile[]> }) => {
+    type Batch = { pend: Pending[]; parsed: Promise<PreparedFile[]>; touched: [number, number][] };
+    let inflight: Batch | null = null;
+    const flush = async (b: Batch) => {
       const parsed = await b.parsed;
       let k = 0;
       const writes = b.pend.map((p) => toWrite(repo.id, p, p.text === undefined ? null : parsed[k++]!, extractor));
       store.tx(() => {
+        // unchanged files seen with a new mtime: recorded in the batch's transaction, not one commit each
+        for (const [id, mtime] of b.touched) store.touchFile(id, mtime, now);
         for (let i = 0; i < writes.length; i++) {
           const old = b.pend[i]!.old;
           if (old) for (const n of store.symbolNamesOf(old.id)) changedNames.add(n);
@@ -227,6 +230,7 @@ export async function indexCheckout(store: Store, rootArg: string, opts: IndexOp
     let i = 0;
     while (i < todo.length) {
       const pend: Pending[] = [];
+      const touched: [number, number][] = [];
       let bytes = 0;
       while (i < todo.length && pend.length < BATCH_FILES && bytes < BATCH_BYTES) {
         const f = todo[i++]!;
@@ -236,7 +240,7 @@ export async function indexCheckout(store: Store, rootArg: string, opts: IndexOp
         if (f.size > maxFileSize) {
           const p: Pending = { ...base, hash: `size:${f.size}`, skip: 'too-large' };
           countSkip('too-large');
-          if (old && old.hash === p.hash && old.skipReason === 'too-large') { summary.unchanged++; done++; store.touchFile(old.id, Math.trunc(f.mtimeMs), now); continue; }
+          if (old && old.hash === p.hash && old.skipReason === 'too-large') { summary.unchanged++; done++; touched.push([old.id, Math.trunc(f.mtimeMs)]); continue; }
           old ? summary.updated++ : summary.added++;
           pend.push(p);
           continue;
@@ -258,7 +262,7 @@ export async function indexCheckout(store: Store, rootArg: string, opts: IndexOp
           summary.unchanged++;
           done++;
           if (!c.ok) countSkip(c.reason);
-          store.touchFile(old.id, Math.trunc(f.mtimeMs), now);
+          touched.push([old.id, Math.trunc(f.mtimeMs)]);
           continue;
         }
         old ? summary.updated++ : summary.added++;
@@ -272,7 +276,7 @@ export async function indexCheckout(store: Store, rootArg: string, opts: IndexOp
       const jobs: ParseJob[] = pend.filter((p) => p.text !== undefined).map((p) => ({ language: p.language, path: p.path, text: p.text!, symbols: opts.symbols !== false }));
       // a crashed worker must not lose the batch: fall back to block chunks
       const parsed = parseBatch(jobs, pool).catch(() => jobs.map(blocksOnly));
-      const next = { pend, parsed };
+      const next = { pend, parsed, touched };
       if (inflight) await flush(inflight);
       inflight = next;
     }

@@ -14,10 +14,6 @@ export function registerParser(languages: readonly string[], parser: Parser): vo
   for (const l of languages) parsers.set(l, parser);
 }
 
-export function hasParser(language: string): boolean {
-  return parsers.has(language);
-}
-
 function blocksOnly(language: string, text: string, error?: string): ParsedFile {
   const out: ParsedFile = { language, definitions: [], references: [], imports: [], chunks: chunkFile(text.split('\n'), []) };
   if (error) out.error = error;

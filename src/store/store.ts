@@ -200,10 +200,6 @@ export class Store {
     if (!this.db.readonly) this.db.pragma('wal_checkpoint(TRUNCATE)');
   }
 
-  integrityCheck(): string {
-    return (this.db.pragma('integrity_check', { simple: true }) as string) ?? '';
-  }
-
   // ---- repos -------------------------------------------------------------
 
   upsertRepo(name: string, root: string): RepoRow {
